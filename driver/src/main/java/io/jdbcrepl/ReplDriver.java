@@ -1,0 +1,181 @@
+package io.jdbcrepl;
+
+import io.jdbcrepl.config.ReplConfig;
+import io.jdbcrepl.config.ReplProperty;
+import io.jdbcrepl.config.ReplUrl;
+import io.jdbcrepl.proxy.ProxyFactory;
+
+import java.sql.Connection;
+import java.sql.Driver;
+import java.sql.DriverManager;
+import java.sql.DriverPropertyInfo;
+import java.sql.SQLException;
+import java.util.Enumeration;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.ServiceLoader;
+import java.util.logging.Logger;
+
+/**
+ * The {@code jdbc:repl:} driver. {@code jdbc:repl:<rest>} is handed to the driver that accepts
+ * {@code jdbc:<rest>} (or the class named by {@code repl.driver}), with every {@code repl.*} key
+ * removed from the URL and the properties; the connection it returns is wrapped in a proxy.
+ */
+public final class ReplDriver implements Driver {
+
+    public static final int MAJOR_VERSION = 0;
+    public static final int MINOR_VERSION = 1;
+
+    private static final Logger LOGGER = Logger.getLogger("io.jdbcrepl");
+    private static ReplDriver registered;
+
+    static {
+        try {
+            register();
+        } catch (SQLException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Registers the driver with {@link DriverManager}; done once when the class loads. */
+    public static synchronized void register() throws SQLException {
+        if (registered != null) throw new IllegalStateException("jdbc:repl: driver is already registered");
+        ReplDriver driver = new ReplDriver();
+        DriverManager.registerDriver(driver, ReplDriver::deregistered);
+        registered = driver;
+    }
+
+    /** Removes the driver from {@link DriverManager}, as a web container does when an application stops. */
+    public static synchronized void deregister() throws SQLException {
+        if (registered == null) throw new IllegalStateException("jdbc:repl: driver is not registered");
+        DriverManager.deregisterDriver(registered);
+        registered = null;
+    }
+
+    public static synchronized boolean isRegistered() {
+        return registered != null;
+    }
+
+    /** Called by DriverManager when the driver is deregistered, by us or by a container. */
+    private static synchronized void deregistered() {
+        registered = null;
+    }
+
+    @Override
+    public boolean acceptsURL(String url) {
+        return ReplUrl.accepts(url);
+    }
+
+    @Override
+    public Connection connect(String url, Properties info) throws SQLException {
+        if (!acceptsURL(url)) return null; // another driver's URL (JDBC: return null, do not throw)
+        ReplConfig config = ReplConfig.load(url, info == null ? new Properties() : info);
+        Driver delegate = findDelegate(config);
+        Connection raw = delegate.connect(config.delegateUrl(), config.delegateProperties());
+        if (raw == null) {
+            throw new SQLException("The driver " + delegate.getClass().getName() + " did not accept "
+                    + ReplUrl.mask(config.delegateUrl()), "08001");
+        }
+        try {
+            return ProxyFactory.wrap(raw, null, null, config.node().orElse("pass-through"));
+        } catch (RuntimeException e) {
+            closeQuietly(raw, e);
+            throw new SQLException("Could not wrap the connection to " + ReplUrl.mask(config.delegateUrl()), "08001", e);
+        }
+    }
+
+    private static void closeQuietly(Connection raw, Exception cause) {
+        try {
+            raw.close();
+        } catch (SQLException e) {
+            cause.addSuppressed(e);
+        }
+    }
+
+    /** The delegate: the class named by repl.driver, else the registered driver that accepts the URL. */
+    static Driver findDelegate(ReplConfig config) throws SQLException {
+        String url = config.delegateUrl();
+        Optional<String> named = config.driverClass();
+        if (named.isPresent()) return namedDriver(named.get(), url);
+        for (Enumeration<Driver> e = DriverManager.getDrivers(); e.hasMoreElements(); ) {
+            Driver candidate = e.nextElement();
+            if (!(candidate instanceof ReplDriver) && accepts(candidate, url)) return candidate;
+        }
+        // Class loaders DriverManager cannot see (containers, plugins): ask ServiceLoader directly.
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
+        for (Driver candidate : ServiceLoader.load(Driver.class, context)) {
+            if (!(candidate instanceof ReplDriver) && accepts(candidate, url)) return candidate;
+        }
+        throw new SQLException("No JDBC driver accepts " + ReplUrl.mask(url)
+                + ": put the vendor's driver on the class path, or name its class with repl.driver", "08001");
+    }
+
+    private static boolean accepts(Driver driver, String url) {
+        try {
+            return driver.acceptsURL(url);
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    private static Driver namedDriver(String className, String url) throws SQLException {
+        Class<?> type = loadClass(className);
+        if (!Driver.class.isAssignableFrom(type) || ReplDriver.class.isAssignableFrom(type)) {
+            throw new SQLException("repl.driver=" + className + " is not a vendor java.sql.Driver", "22023");
+        }
+        Driver driver;
+        try {
+            driver = (Driver) type.getConstructor().newInstance();
+        } catch (ReflectiveOperationException | LinkageError e) {
+            throw new SQLException("repl.driver=" + className + " cannot be instantiated: " + e, "22023", e);
+        }
+        if (!accepts(driver, url)) {
+            throw new SQLException("repl.driver=" + className + " does not accept " + ReplUrl.mask(url), "08001");
+        }
+        return driver;
+    }
+
+    private static Class<?> loadClass(String className) throws SQLException {
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
+        for (ClassLoader loader : new ClassLoader[] {context, ReplDriver.class.getClassLoader()}) {
+            if (loader == null) continue;
+            try {
+                return Class.forName(className, true, loader);
+            } catch (ClassNotFoundException | LinkageError ignored) {
+                // try the next loader
+            }
+        }
+        throw new SQLException("repl.driver=" + className + ": no such class on the class path", "22023");
+    }
+
+    @Override
+    public DriverPropertyInfo[] getPropertyInfo(String url, Properties info) throws SQLException {
+        return ReplProperty.driverPropertyInfo(url, info == null ? new Properties() : info);
+    }
+
+    @Override
+    public int getMajorVersion() {
+        return MAJOR_VERSION;
+    }
+
+    @Override
+    public int getMinorVersion() {
+        return MINOR_VERSION;
+    }
+
+    /** A wrapper cannot vouch for the compliance of the driver it wraps. */
+    @Override
+    public boolean jdbcCompliant() {
+        return false;
+    }
+
+    @Override
+    public Logger getParentLogger() {
+        return LOGGER;
+    }
+
+    @Override
+    public String toString() {
+        return "jdbc:repl: driver " + MAJOR_VERSION + "." + MINOR_VERSION;
+    }
+}
