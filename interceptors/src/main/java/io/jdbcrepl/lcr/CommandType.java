@@ -1,0 +1,6 @@
+package io.jdbcrepl.lcr;
+
+/** The row LCR's command type. */
+public enum CommandType {
+    INSERT, UPDATE, DELETE
+}
