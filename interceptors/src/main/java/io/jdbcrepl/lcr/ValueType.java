@@ -25,7 +25,7 @@ public enum ValueType {
     INTEGER(Types.BIGINT),
     /** {@link BigDecimal} with its scale; JSON number written plainly. */
     DECIMAL(Types.NUMERIC),
-    /** {@link Double} (real, double precision); JSON number, or "NaN", "Infinity", "-Infinity". */
+    /** {@link Double} (real, double precision); JSON number, or "NaN", "Infinity", "-Infinity", "-0.0". */
     FLOAT(Types.DOUBLE),
     /** {@link String} (char, varchar, text, clob). */
     STRING(Types.VARCHAR),
@@ -97,7 +97,9 @@ public enum ValueType {
             case DECIMAL -> (BigDecimal) value;
             case FLOAT -> {
                 double d = ((Number) value).doubleValue();
-                yield Double.isFinite(d) ? new BigDecimal(Double.toString(d)) : Double.toString(d);
+                // JSON numbers have no NaN, infinities or negative zero: those are written as strings.
+                boolean plain = Double.isFinite(d) && !(d == 0 && 1 / d < 0);
+                yield plain ? new BigDecimal(Double.toString(d)) : Double.toString(d);
             }
             case BINARY -> Base64.getEncoder().encodeToString((byte[]) value);
             default -> value.toString();

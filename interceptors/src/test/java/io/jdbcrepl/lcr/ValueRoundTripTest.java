@@ -19,7 +19,7 @@ import java.util.UUID;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Every value survives the change log's JSON: written, read back, equal in type and value. */
-class ValueRoundTripProperties {
+class ValueRoundTripTest {
 
     @Property(tries = 500)
     void anImageRoundTripsThroughJson(@ForAll("images") RowImage image) {
