@@ -1,0 +1,25 @@
+package io.jdbcrepl.config;
+
+import java.util.Objects;
+
+/**
+ * A peer this node applies changes from ({@code repl.peer.<peer>.*}).
+ *
+ * @param name the peer's node name, as listed in repl.peers
+ * @param url a plain JDBC URL of the peer's database
+ * @param user the user, or null to let the URL or the driver decide
+ * @param password the password, or null; never printed
+ */
+public record PeerConfig(String name, String url, String user, String password) {
+
+    public PeerConfig {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(url, "url");
+    }
+
+    @Override
+    public String toString() {
+        return "PeerConfig[name=" + name + ", url=" + ReplUrl.mask(url) + ", user=" + user
+                + ", password=" + (password == null ? null : ConfigErrors.MASK) + "]";
+    }
+}

@@ -1,0 +1,9 @@
+package io.jdbcrepl.config;
+
+/** {@code repl.unsupported}: what a DML statement that cannot be captured gets. */
+public enum UnsupportedMode {
+    /** Fail before it runs, SQLState 0A000. */
+    ERROR,
+    /** Run it uncaptured and log a warning. */
+    PASSTHROUGH
+}
