@@ -61,9 +61,13 @@ public final class ReplDriver implements Driver {
         registered = null;
     }
 
+    /**
+     * Every {@code jdbc:repl:} URL is ours, even one that does not parse: {@link #connect} then says
+     * what is wrong with the URL, password masked, where DriverManager would print the whole URL.
+     */
     @Override
     public boolean acceptsURL(String url) {
-        return ReplUrl.accepts(url);
+        return url != null && url.startsWith(ReplUrl.PREFIX);
     }
 
     @Override

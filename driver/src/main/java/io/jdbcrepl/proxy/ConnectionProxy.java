@@ -234,6 +234,6 @@ public abstract class ConnectionProxy implements Connection {
 
     @Override
     public String toString() {
-        return "ReplConnection[" + label + "] wrapping " + delegate;
+        return "ReplConnection[" + label + "] wrapping " + delegate.getClass().getName() + ": " + delegate;
     }
 }

@@ -2,6 +2,8 @@ package io.jdbcrepl.proxy;
 
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.sql.SQLException;
 
 /** The intercepted part of {@link DatabaseMetaData}: it leads back to the connection proxy. */
@@ -17,8 +19,18 @@ public abstract class DatabaseMetaDataProxy implements DatabaseMetaData {
 
     @Override
     public Connection getConnection() throws SQLException {
-        delegate.getConnection(); // keeps the real driver's closed-connection behaviour
-        return connection;
+        return delegate.getConnection() == null ? null : connection;
+    }
+
+    /**
+     * Wraps a metadata result set (the generated class calls this for every method returning one),
+     * so that {@code getStatement().getConnection()} leads back to the connection proxy.
+     */
+    final ResultSet wrapResult(ResultSet raw) throws SQLException {
+        if (raw == null) return null;
+        Statement statement = raw.getStatement();
+        StatementProxy owner = statement == null ? null : (StatementProxy) ProxyFactory.statement(connection, statement);
+        return ProxyFactory.resultSet(owner, raw);
     }
 
     @Override
@@ -45,6 +57,6 @@ public abstract class DatabaseMetaDataProxy implements DatabaseMetaData {
 
     @Override
     public String toString() {
-        return "ReplDatabaseMetaData wrapping " + delegate;
+        return "ReplDatabaseMetaData wrapping " + delegate.getClass().getName() + ": " + delegate;
     }
 }

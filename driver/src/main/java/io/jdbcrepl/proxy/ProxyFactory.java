@@ -26,7 +26,9 @@ import java.sql.Statement;
 
 import static net.bytebuddy.matcher.ElementMatchers.isDeclaredBy;
 import static net.bytebuddy.matcher.ElementMatchers.isInterface;
+import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
+import static net.bytebuddy.matcher.ElementMatchers.returns;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 
 /**
@@ -158,6 +160,11 @@ public final class ProxyFactory {
         if (CallableStatement.class.isAssignableFrom(base)) {
             builder = builder.method(isDeclaredBy(CallableStatement.class)).intercept(forwardTo("csDelegate"));
         }
+        if (base == DatabaseMetaDataProxy.class) {
+            builder = builder.method(isDeclaredBy(isInterface()).and(returns(ResultSet.class)))
+                    .intercept(MethodCall.invoke(named("wrapResult").and(isDeclaredBy(DatabaseMetaDataProxy.class)))
+                            .withMethodCall(forwardCall("delegate")));
+        }
         if (recording) {
             builder = builder
                     .method(isDeclaredBy(PreparedStatement.class).and(nameStartsWith("set"))
@@ -170,6 +177,10 @@ public final class ProxyFactory {
     }
 
     private static Implementation forwardTo(String field) {
+        return forwardCall(field);
+    }
+
+    private static MethodCall forwardCall(String field) {
         return MethodCall.invokeSelf().onField(field).withAllArguments();
     }
 

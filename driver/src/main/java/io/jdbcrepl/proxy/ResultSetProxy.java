@@ -17,8 +17,8 @@ public abstract class ResultSetProxy implements ResultSet {
 
     @Override
     public Statement getStatement() throws SQLException {
-        delegate.getStatement(); // keeps the real driver's closed-result-set behaviour
-        return statement;
+        // Null where the real driver has none (MariaDB's generated keys, some metadata results).
+        return delegate.getStatement() == null ? null : statement;
     }
 
     @Override
@@ -45,6 +45,6 @@ public abstract class ResultSetProxy implements ResultSet {
 
     @Override
     public String toString() {
-        return "ReplResultSet wrapping " + delegate;
+        return "ReplResultSet wrapping " + delegate.getClass().getName() + ": " + delegate;
     }
 }

@@ -30,8 +30,8 @@ public abstract class StatementProxy implements Statement {
 
     @Override
     public Connection getConnection() throws SQLException {
-        delegate.getConnection(); // keeps the real driver's closed-statement behaviour
-        return connection;
+        // The real driver decides what a closed statement answers (an exception, or null on H2).
+        return delegate.getConnection() == null ? null : connection;
     }
 
     // ---- plain SQL executions
@@ -241,7 +241,7 @@ public abstract class StatementProxy implements Statement {
 
     @Override
     public String toString() {
-        return "Repl" + kindName() + " wrapping " + delegate;
+        return "Repl" + kindName() + " wrapping " + delegate.getClass().getName() + ": " + delegate;
     }
 
     String kindName() {
