@@ -46,6 +46,11 @@ public abstract class PreparedStatementProxy extends StatementProxy implements P
         parameterLog.record(setter, arguments);
     }
 
+    @Override
+    StatementInterceptor generatedKeysInterceptor() {
+        return interceptor;
+    }
+
     StatementKind statementKind() {
         return StatementKind.PREPARED;
     }

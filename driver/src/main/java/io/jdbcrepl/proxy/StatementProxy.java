@@ -20,6 +20,8 @@ public abstract class StatementProxy implements Statement {
     final Statement delegate;
     /** Plain-SQL batch entries, kept only when the connection has an interceptor. */
     private List<String> batchSql;
+    /** The interceptor of the last plain execution, which answers getGeneratedKeys(). */
+    private StatementInterceptor lastInterceptor;
     private ResultSet lastRawResultSet;
     private ResultSet lastResultSet;
 
@@ -128,6 +130,7 @@ public abstract class StatementProxy implements Statement {
 
     private Object plain(String sql, ExecuteMethod method, GeneratedKeys keys, SqlCall call) throws SQLException {
         StatementInterceptor si = connection.interceptor.onStatement(sql, StatementKind.PLAIN);
+        lastInterceptor = si;
         if (si == null) return call.call();
         return si.execute(new StatementExecution(sql, StatementKind.PLAIN, method, keys, delegate,
                 connection.delegate, List.of(), call));
@@ -137,11 +140,13 @@ public abstract class StatementProxy implements Statement {
 
     @Override
     public void addBatch(String sql) throws SQLException {
-        delegate.addBatch(sql);
-        if (connection.interceptor != null) {
-            if (batchSql == null) batchSql = new ArrayList<>();
-            batchSql.add(sql);
+        if (connection.interceptor == null) {
+            delegate.addBatch(sql);
+            return;
         }
+        delegate.addBatch(connection.interceptor.batchSql(sql));
+        if (batchSql == null) batchSql = new ArrayList<>();
+        batchSql.add(sql);
     }
 
     @Override
@@ -200,7 +205,12 @@ public abstract class StatementProxy implements Statement {
 
     @Override
     public ResultSet getGeneratedKeys() throws SQLException {
-        return wrap(delegate.getGeneratedKeys());
+        StatementInterceptor si = generatedKeysInterceptor();
+        return wrap(si == null ? delegate.getGeneratedKeys() : si.generatedKeys(delegate));
+    }
+
+    StatementInterceptor generatedKeysInterceptor() {
+        return lastInterceptor;
     }
 
     /** Wraps a result set of this statement; the same real result set gets the same proxy. */

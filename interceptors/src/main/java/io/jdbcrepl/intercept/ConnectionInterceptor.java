@@ -21,6 +21,14 @@ public interface ConnectionInterceptor {
         return null;
     }
 
+    /**
+     * The SQL a plain statement's {@code addBatch(sql)} hands to the real driver: the application's,
+     * or a rewrite; an exception refuses the entry before anything runs.
+     */
+    default String batchSql(String sql) throws SQLException {
+        return sql;
+    }
+
     /** Around a plain statement's batch ({@code addBatch(String)} entries). */
     default long[] executeBatch(SqlBatch batch) throws SQLException {
         return batch.proceed();

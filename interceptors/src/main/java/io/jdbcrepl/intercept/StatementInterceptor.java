@@ -1,6 +1,9 @@
 package io.jdbcrepl.intercept;
 
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 
 /**
  * Takes over one statement: planned once (per prepared statement, at prepare time), then called
@@ -15,6 +18,20 @@ public interface StatementInterceptor {
      */
     default String preparedSql(String applicationSql) {
         return applicationSql;
+    }
+
+    /**
+     * Prepares the real statement (prepared and callable statements). The default prepares
+     * {@link #preparedSql} with the application's options; an interceptor may choose others, such
+     * as a scrollable result for generated keys it serves itself.
+     */
+    default PreparedStatement prepare(PrepareRequest request) throws SQLException {
+        return request.prepare(preparedSql(request.sql()));
+    }
+
+    /** What {@code getGeneratedKeys()} returns after an execution this interceptor ran. */
+    default ResultSet generatedKeys(Statement statement) throws SQLException {
+        return statement.getGeneratedKeys();
     }
 
     /** Whether executions need the bound parameters ({@link Execution#parameters()}). */
