@@ -3,6 +3,9 @@ package io.jdbcrepl;
 import io.jdbcrepl.config.ReplConfig;
 import io.jdbcrepl.config.ReplProperty;
 import io.jdbcrepl.config.ReplUrl;
+import io.jdbcrepl.intercept.ConnectionInterceptor;
+import io.jdbcrepl.node.CaptureSession;
+import io.jdbcrepl.node.Node;
 import io.jdbcrepl.proxy.ProxyFactory;
 
 import java.sql.Connection;
@@ -81,7 +84,12 @@ public final class ReplDriver implements Driver {
                     + ReplUrl.mask(config.delegateUrl()), "08001");
         }
         try {
-            return ProxyFactory.wrap(raw, null, null, config.node().orElse("pass-through"));
+            ConnectionInterceptor interceptor = null;
+            if (config.replicationEnabled()) interceptor = new CaptureSession(Node.of(config, raw), raw);
+            return ProxyFactory.wrap(raw, interceptor, null, config.node().orElse("pass-through"));
+        } catch (SQLException e) {
+            closeQuietly(raw, e);
+            throw e;
         } catch (RuntimeException e) {
             closeQuietly(raw, e);
             throw new SQLException("Could not wrap the connection to " + ReplUrl.mask(config.delegateUrl()), "08001", e);

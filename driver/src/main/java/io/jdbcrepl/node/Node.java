@@ -1,0 +1,177 @@
+package io.jdbcrepl.node;
+
+import io.jdbcrepl.capture.CaptureException;
+import io.jdbcrepl.capture.CaptureSettings;
+import io.jdbcrepl.capture.TableInfo;
+import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.config.ColumnSet;
+import io.jdbcrepl.config.HandlerDefinition;
+import io.jdbcrepl.config.LogGroup;
+import io.jdbcrepl.config.ReplConfig;
+import io.jdbcrepl.config.SupplementalMode;
+import io.jdbcrepl.log.ChangeLogSchema;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What one replication node shares across its connections in this JVM: its configuration, the
+ * metadata of its replicated tables, and the capture plans of plain SQL. Created on the first
+ * connection with {@code repl.node}, which also installs the driver's tables.
+ */
+public final class Node {
+
+    private static final int MAX_NODES = 64;
+    /** Node per (node name, database URL, schema); bounded, least recently used first out. */
+    private static final Map<String, Node> NODES = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Node> eldest) {
+            return size() > MAX_NODES;
+        }
+    });
+
+    private final String name;
+    private final ReplConfig config;
+    private final Dialect dialect;
+    private final String logSchema;
+    private final ChangeLogSchema changeLog;
+    private final Map<String, Optional<TableInfo>> tables = new ConcurrentHashMap<>();
+    private final PlanCache planCache = new PlanCache(1024);
+
+    private Node(String name, ReplConfig config, Dialect dialect, String logSchema) {
+        this.name = name;
+        this.config = config;
+        this.dialect = dialect;
+        this.logSchema = logSchema;
+        this.changeLog = new ChangeLogSchema(dialect, logSchema);
+    }
+
+    /**
+     * The node of a connection with {@code repl.node}; the first connection creates it and installs
+     * the driver's tables with {@code raw} (a fresh connection, before the application has it).
+     */
+    public static Node of(ReplConfig config, Connection raw) throws SQLException {
+        Dialect dialect = dialectOf(config.delegateUrl());
+        String schema = config.schema().map(s -> dialect.fold(s)).orElse(null);
+        if (schema == null) schema = TableCatalog.currentSchema(raw, dialect);
+        String key = config.node().orElseThrow() + "\u0000" + config.delegateUrl() + "\u0000" + schema;
+        synchronized (NODES) {
+            Node node = NODES.get(key);
+            if (node != null && node.config.replProperties().equals(config.replProperties())) return node;
+            node = new Node(config.node().orElseThrow(), config, dialect, schema);
+            node.changeLog.install(raw, config.install());
+            NODES.put(key, node);
+            return node;
+        }
+    }
+
+    static Dialect dialectOf(String delegateUrl) {
+        int end = delegateUrl.indexOf(':', 5);
+        return Dialect.fromSubprotocol(end < 0 ? "" : delegateUrl.substring(5, end));
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public ReplConfig config() {
+        return config;
+    }
+
+    public Dialect dialect() {
+        return dialect;
+    }
+
+    public ChangeLogSchema changeLog() {
+        return changeLog;
+    }
+
+    public String logSchema() {
+        return logSchema;
+    }
+
+    public PlanCache planCache() {
+        return planCache;
+    }
+
+    public boolean foldsToUpper() {
+        return dialect == Dialect.H2;
+    }
+
+    /** A replicated table's metadata, loaded once; empty when the table does not exist. */
+    public Optional<TableInfo> table(Connection raw, String schema, String table) throws SQLException {
+        String key = schema + "\u0000" + table;
+        Optional<TableInfo> known = tables.get(key);
+        if (known != null) return known;
+        List<String> keyOverride = config.keyColumns(schema, table, schema, foldsToUpper())
+                .map(cols -> cols.stream().map(dialect::fold).toList()).orElse(null);
+        Optional<TableInfo> loaded = TableCatalog.load(raw, dialect, schema, table, keyOverride);
+        if (loaded.isPresent() && loaded.get().key().isEmpty()) {
+            throw new CaptureException("Table " + loaded.get().qualifiedName() + " is replicated but has no primary key:"
+                    + " add one, name a substitute key with repl.key." + table + "=<columns>, or leave the table out"
+                    + " with repl.exclude");
+        }
+        if (loaded.isPresent()) settings(loaded.get()); // fails now on unknown columns in log groups or timestamps
+        tables.put(key, loaded);
+        return loaded;
+    }
+
+    /** Forgets table metadata, after DDL the driver saw. */
+    public void forgetTables() {
+        tables.clear();
+        planCache.clear();
+    }
+
+    /** The capture settings of a table, resolved to its stored column names. */
+    public CaptureSettings settings(TableInfo table) throws CaptureException {
+        String schema = table.schema();
+        String name = table.name();
+        List<List<String>> always = new ArrayList<>();
+        List<List<String>> conditional = new ArrayList<>();
+        for (LogGroup group : config.logGroups(schema, name, schema, foldsToUpper())) {
+            List<String> columns = columns(table, group.columns(), "repl.loggroup." + name + "." + group.name());
+            (group.always() ? always : conditional).add(columns);
+        }
+        // Each prebuilt handler's column list is a conditional log group here (SPEC 3.3), so that
+        // the peers' symmetric handlers get the old values they compare.
+        for (HandlerDefinition handler : config.handlers(schema, name, schema, foldsToUpper())) {
+            ColumnSet set = handler.columns();
+            if (!set.star()) conditional.add(columns(table, set.columns(), "repl.handler." + handler.name() + ".columns"));
+        }
+        String ts = config.timestampColumn(schema, name, schema, foldsToUpper()).orElse(null);
+        String timestamp = null;
+        if (ts != null) {
+            timestamp = columns(table, List.of(ts), "repl.timestamp." + name).get(0);
+        }
+        return new CaptureSettings(config.supplemental() == SupplementalMode.ALL, always, conditional, timestamp);
+    }
+
+    private CaptureException unknownColumn(TableInfo table, String column, String key) {
+        return new CaptureException(key + " names column " + column + ", which " + table.qualifiedName()
+                + " does not have (its columns: " + table.columns().stream().map(c -> c.name()).toList() + ")");
+    }
+
+    private List<String> columns(TableInfo table, List<String> names, String key) throws CaptureException {
+        List<String> out = new ArrayList<>();
+        for (String n : names) {
+            String folded = dialect.fold(n);
+            Optional<String> stored = table.column(folded).map(c -> c.name());
+            if (stored.isEmpty()) throw unknownColumn(table, n, key);
+            out.add(stored.get());
+        }
+        return out;
+    }
+
+    @Override
+    public String toString() {
+        return "Node[" + name + ", " + dialect.name().toLowerCase(Locale.ROOT) + ", schema " + logSchema + "]";
+    }
+}

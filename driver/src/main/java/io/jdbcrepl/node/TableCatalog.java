@@ -1,0 +1,94 @@
+package io.jdbcrepl.node;
+
+import io.jdbcrepl.capture.ColumnInfo;
+import io.jdbcrepl.capture.TableInfo;
+import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.lcr.ValueType;
+
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/** Reads a table's columns and key from the database's metadata. */
+public final class TableCatalog {
+
+    private TableCatalog() {
+    }
+
+    /** The connection's current schema (the database, on MySQL/MariaDB). */
+    public static String currentSchema(Connection connection, Dialect dialect) throws SQLException {
+        if (dialect == Dialect.MYSQL) {
+            try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("SELECT DATABASE()")) {
+                rs.next();
+                return rs.getString(1);
+            }
+        }
+        return connection.getSchema();
+    }
+
+    /**
+     * Loads a table, or empty when it does not exist. {@code schema} and {@code table} are stored
+     * names (already folded); {@code keyOverride} is the substitute key, or null for the primary key.
+     */
+    public static Optional<TableInfo> load(Connection connection, Dialect dialect, String schema, String table,
+            List<String> keyOverride) throws SQLException {
+        DatabaseMetaData md = connection.getMetaData();
+        String escape = md.getSearchStringEscape();
+        String tablePattern = escapePattern(table, escape);
+        // MySQL and MariaDB call a schema a catalog in JDBC.
+        String catalog = dialect == Dialect.MYSQL ? schema : null;
+        String schemaPattern = dialect == Dialect.MYSQL ? null : escapePattern(schema, escape);
+
+        List<ColumnInfo> columns = new ArrayList<>();
+        try (ResultSet rs = md.getColumns(catalog, schemaPattern, tablePattern, null)) {
+            TreeMap<Integer, ColumnInfo> ordered = new TreeMap<>();
+            while (rs.next()) {
+                if (!table.equals(rs.getString("TABLE_NAME"))) continue; // the pattern is LIKE-ish
+                String name = rs.getString("COLUMN_NAME");
+                int jdbcType = rs.getInt("DATA_TYPE");
+                String typeName = rs.getString("TYPE_NAME");
+                boolean nullable = rs.getInt("NULLABLE") != DatabaseMetaData.columnNoNulls;
+                boolean generated = "YES".equalsIgnoreCase(safeString(rs, "IS_GENERATEDCOLUMN"));
+                ordered.put(rs.getInt("ORDINAL_POSITION"),
+                        new ColumnInfo(name, ValueType.of(jdbcType, typeName), typeName, nullable, generated));
+            }
+            columns.addAll(ordered.values());
+        }
+        if (columns.isEmpty()) return Optional.empty();
+
+        List<String> key = keyOverride;
+        if (key == null || key.isEmpty()) {
+            TreeMap<Integer, String> pk = new TreeMap<>();
+            try (ResultSet rs = md.getPrimaryKeys(catalog, dialect == Dialect.MYSQL ? null : schema, table)) {
+                while (rs.next()) pk.put(rs.getInt("KEY_SEQ"), rs.getString("COLUMN_NAME"));
+            }
+            key = new ArrayList<>(pk.values());
+        }
+        return Optional.of(new TableInfo(schema, table, columns, key));
+    }
+
+    private static String safeString(ResultSet rs, String column) {
+        try {
+            return rs.getString(column);
+        } catch (SQLException e) {
+            return null; // an older driver without JDBC 4.1's IS_GENERATEDCOLUMN
+        }
+    }
+
+    /** Escapes LIKE wildcards: {@code t_pk} must not match {@code t1pk}. */
+    static String escapePattern(String name, String escape) {
+        if (name == null || escape == null || escape.isEmpty()) return name;
+        StringBuilder out = new StringBuilder();
+        for (char c : name.toCharArray()) {
+            if (c == '_' || c == '%' || escape.indexOf(c) == 0) out.append(escape);
+            out.append(c);
+        }
+        return out.toString();
+    }
+}

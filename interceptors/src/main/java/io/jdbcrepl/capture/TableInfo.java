@@ -1,0 +1,76 @@
+package io.jdbcrepl.capture;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A replicated table as capture and apply see it: its columns in table order and its key (the
+ * primary key, or the substitute key of {@code repl.key.<table>}).
+ */
+public final class TableInfo {
+
+    private final String schema;
+    private final String name;
+    private final List<ColumnInfo> columns;
+    private final List<String> key;
+    private final Map<String, ColumnInfo> byFoldedName = new LinkedHashMap<>();
+
+    public TableInfo(String schema, String name, List<ColumnInfo> columns, List<String> key) {
+        this.schema = schema;
+        this.name = name;
+        this.columns = List.copyOf(columns);
+        for (ColumnInfo c : columns) byFoldedName.put(c.name().toLowerCase(Locale.ROOT), c);
+        List<String> stored = new ArrayList<>();
+        for (String k : key) {
+            ColumnInfo c = column(k).orElseThrow(() -> new IllegalArgumentException(
+                    "Key column " + k + " is not a column of " + qualifiedName()));
+            stored.add(c.name());
+        }
+        this.key = List.copyOf(stored);
+    }
+
+    public String schema() {
+        return schema;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String qualifiedName() {
+        return schema == null ? name : schema + "." + name;
+    }
+
+    public List<ColumnInfo> columns() {
+        return columns;
+    }
+
+    /** The key columns' stored names, in key order; never empty for a replicated table. */
+    public List<String> key() {
+        return key;
+    }
+
+    public boolean isKey(String column) {
+        return column(column).map(c -> key.contains(c.name())).orElse(false);
+    }
+
+    /** A column by name, matched case-insensitively (names that differ only by case are not supported). */
+    public Optional<ColumnInfo> column(String name) {
+        return Optional.ofNullable(byFoldedName.get(name.toLowerCase(Locale.ROOT)));
+    }
+
+    /** The stored name of a column, or an exception naming the table. */
+    public String storedName(String column) {
+        return column(column).map(ColumnInfo::name).orElseThrow(() -> new IllegalArgumentException(
+                "Column " + column + " is not a column of " + qualifiedName()));
+    }
+
+    @Override
+    public String toString() {
+        return qualifiedName() + columns.stream().map(ColumnInfo::name).toList() + " key " + key;
+    }
+}

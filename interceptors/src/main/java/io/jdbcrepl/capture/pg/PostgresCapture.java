@@ -1,0 +1,384 @@
+package io.jdbcrepl.capture.pg;
+
+import io.jdbcrepl.capture.CaptureException;
+import io.jdbcrepl.capture.CaptureSettings;
+import io.jdbcrepl.capture.ColumnInfo;
+import io.jdbcrepl.capture.LoggedColumns;
+import io.jdbcrepl.capture.TableInfo;
+import io.jdbcrepl.capture.sql.Assignment;
+import io.jdbcrepl.capture.sql.ColumnRef;
+import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.capture.sql.Dml;
+import io.jdbcrepl.capture.sql.InsertSource;
+import io.jdbcrepl.capture.sql.SqlFragment;
+import io.jdbcrepl.lcr.Json;
+import io.jdbcrepl.lcr.ValueType;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Rewrites an INSERT, UPDATE or DELETE into one statement that changes the rows and writes one
+ * row LCR each into the change log:
+ *
+ * <pre>
+ * WITH repl_changed AS (
+ *   UPDATE t SET … FROM (SELECT t.k AS repl_o1, … FROM t WHERE … FOR UPDATE OF t) AS repl_old
+ *   WHERE t.k = repl_old.repl_o1 RETURNING t.*, repl_old.*)
+ * INSERT INTO repl_log (…) SELECT …, json_build_object(…), … FROM repl_changed
+ * </pre>
+ *
+ * The old rows are locked and read by the same statement that changes them, under its snapshot, so
+ * rows committed concurrently are changed and logged together or not at all. The application's
+ * text is kept in its order, so its {@code ?} parameters stay where they were: executions only
+ * bind. The update count of the outer INSERT is the number of rows changed; a statement with its own
+ * RETURNING ends in a SELECT of those items instead.
+ */
+public final class PostgresCapture {
+
+    /** json_build_object takes at most 100 arguments: 50 columns a call. */
+    private static final int COLUMNS_PER_CALL = 50;
+
+    private final String logTable;
+    private final String node;
+
+    /**
+     * @param logTable the change log, quoted and qualified as it should appear in SQL
+     * @param node     this node's name ({@code repl.node})
+     */
+    public PostgresCapture(String logTable, String node) {
+        this.logTable = logTable;
+        this.node = node;
+    }
+
+    /** The plan for one statement on one table. */
+    public CapturePlan plan(Dml dml, TableInfo table, CaptureSettings settings) throws CaptureException {
+        return plan(dml, table, settings, null);
+    }
+
+    /**
+     * The plan for a statement whose generated keys the application asked for: it ends in a SELECT
+     * of {@code keyColumns} (every column when empty) of the changed rows, as pgjdbc's appended
+     * {@code RETURNING} would have returned them.
+     */
+    public CapturePlan planReturning(Dml dml, TableInfo table, CaptureSettings settings, List<String> keyColumns)
+            throws CaptureException {
+        if (!dml.returning().isEmpty()) {
+            throw new CaptureException("A statement with its own RETURNING cannot also ask for generated keys: "
+                    + dml.sql());
+        }
+        List<String> items = new ArrayList<>();
+        String ref = reference(dml);
+        if (keyColumns.isEmpty()) {
+            for (ColumnInfo c : table.columns()) items.add(ref + "." + quote(c.name()));
+        } else {
+            for (String k : keyColumns) items.add(ref + "." + quote(table.storedName(Dialect.POSTGRESQL.fold(k))));
+        }
+        return plan(dml, table, settings, items);
+    }
+
+    private CapturePlan plan(Dml dml, TableInfo table, CaptureSettings settings, List<String> selectItems)
+            throws CaptureException {
+        if (dml.onConflict() != null && !dml.onConflict().doNothing()) {
+            throw new CaptureException("INSERT ... ON CONFLICT DO UPDATE on " + table.qualifiedName()
+                    + " cannot be captured yet: write it as INSERT ... ON CONFLICT DO NOTHING followed by an UPDATE,"
+                    + " or set repl.unsupported=passthrough to run it uncaptured");
+        }
+        if (dml.from() != null && !dml.from().text().isBlank()) {
+            throw new CaptureException(dml.command() + " ... " + (dml.command().name().equals("DELETE") ? "USING" : "FROM")
+                    + " on " + table.qualifiedName() + " cannot be captured yet: use a subquery in the WHERE clause"
+                    + " (WHERE k IN (SELECT ...)), or set repl.unsupported=passthrough to run it uncaptured");
+        }
+        return switch (dml.command()) {
+            case INSERT -> insert(dml, table, settings, selectItems);
+            case UPDATE -> update(dml, table, settings, selectItems);
+            case DELETE -> delete(dml, table, selectItems);
+        };
+    }
+
+    // ---- INSERT
+
+    private CapturePlan insert(Dml dml, TableInfo table, CaptureSettings settings, List<String> selectItems) throws CaptureException {
+        List<String> columns = insertColumns(dml, table);
+        String ts = settings.timestampColumn() == null ? null : table.storedName(settings.timestampColumn());
+        StringBuilder source = new StringBuilder();
+        List<String> targetColumns = new ArrayList<>(columns);
+        InsertSource src = dml.insertSource();
+        if (ts == null) {
+            source.append(src.text().text());
+        } else if (src instanceof InsertSource.Values values) {
+            int at = columns.indexOf(ts);
+            if (at < 0) targetColumns.add(ts);
+            source.append("VALUES ");
+            for (int r = 0; r < values.rows().size(); r++) {
+                List<SqlFragment> row = values.rows().get(r);
+                if (r > 0) source.append(", ");
+                source.append('(');
+                for (int i = 0; i < row.size(); i++) {
+                    if (i > 0) source.append(", ");
+                    source.append(i == at ? overriding(row.get(i).text(), clock()) : row.get(i).text());
+                }
+                if (at < 0) source.append(", ").append(clock());
+                source.append(')');
+            }
+        } else if (src instanceof InsertSource.Query query) {
+            // Positional column names for the query's output, so one of them can be replaced.
+            int at = columns.indexOf(ts);
+            if (at < 0) targetColumns.add(ts);
+            StringBuilder names = new StringBuilder();
+            StringBuilder select = new StringBuilder();
+            for (int i = 0; i < columns.size(); i++) {
+                if (i > 0) {
+                    names.append(", ");
+                    select.append(", ");
+                }
+                names.append("repl_c").append(i + 1);
+                select.append(i == at ? clock() : "repl_q.repl_c" + (i + 1));
+            }
+            if (at < 0) select.append(", ").append(clock());
+            source.append("SELECT ").append(select).append(" FROM (").append(query.text().text())
+                    .append(") AS repl_q(").append(names).append(')');
+        } else {
+            targetColumns = List.of(ts);
+            source.append("VALUES (").append(clock()).append(')');
+        }
+
+        StringBuilder change = new StringBuilder("INSERT INTO ").append(dml.target().sqlText());
+        if (dml.target().alias() != null) change.append(" AS ").append(reference(dml));
+        if (!targetColumns.isEmpty()) change.append(" (").append(quotedList(targetColumns)).append(')');
+        change.append(' ').append(source);
+        if (dml.onConflict() != null) change.append(' ').append(dml.onConflict().clause().text());
+        change.append(" RETURNING ").append(reference(dml)).append(".*");
+
+        List<String> assigned = targetColumns;
+        LoggedColumns logged = LoggedColumns.forInsert(table, assigned, settings);
+        String json = jsonObject(table, logged.newColumns(), "repl_changed", name -> name);
+        return finish(dml, table, selectItems, change.toString(), "NULL", json, logged);
+    }
+
+    /** The columns an INSERT names, or the first columns of the table for one that names none. */
+    private static List<String> insertColumns(Dml dml, TableInfo table) throws CaptureException {
+        if (!dml.assignedColumns().isEmpty()) {
+            return dml.assignedColumns().stream().map(c -> stored(table, c)).toList();
+        }
+        if (dml.insertSource() instanceof InsertSource.Values values) {
+            int arity = values.rows().get(0).size();
+            if (arity > table.columns().size()) {
+                throw new CaptureException("INSERT into " + table.qualifiedName() + " gives " + arity
+                        + " values for " + table.columns().size() + " columns");
+            }
+            return table.columns().subList(0, arity).stream().map(ColumnInfo::name).toList();
+        }
+        if (dml.insertSource() instanceof InsertSource.Query) {
+            return table.columns().stream().filter(c -> !c.generated()).map(ColumnInfo::name).toList();
+        }
+        return List.of();
+    }
+
+    // ---- UPDATE
+
+    private CapturePlan update(Dml dml, TableInfo table, CaptureSettings settings, List<String> selectItems) throws CaptureException {
+        List<String> assigned = new ArrayList<>();
+        for (Assignment a : dml.assignments()) assigned.add(stored(table, a.column()));
+        LoggedColumns logged = LoggedColumns.forUpdate(table, assigned, settings);
+        String ref = reference(dml);
+        String ts = settings.timestampColumn() == null ? null : table.storedName(settings.timestampColumn());
+
+        Map<String, String> oldAlias = new LinkedHashMap<>();
+        for (int i = 0; i < logged.oldColumns().size(); i++) oldAlias.put(logged.oldColumns().get(i), "repl_o" + (i + 1));
+
+        StringBuilder set = new StringBuilder();
+        for (int i = 0; i < dml.assignments().size(); i++) {
+            Assignment a = dml.assignments().get(i);
+            if (i > 0) set.append(", ");
+            String column = stored(table, a.column());
+            String value = column.equals(ts) ? overriding(a.value().text(), nextTimestamp(oldAlias.get(ts)))
+                    : a.value().text();
+            set.append(quote(column)).append(" = ").append(value);
+        }
+        if (ts != null && !assigned.contains(ts)) {
+            set.append(", ").append(quote(ts)).append(" = ").append(nextTimestamp(oldAlias.get(ts)));
+        }
+
+        StringBuilder locked = new StringBuilder("SELECT ");
+        boolean first = true;
+        for (Map.Entry<String, String> e : oldAlias.entrySet()) {
+            if (!first) locked.append(", ");
+            first = false;
+            locked.append(ref).append('.').append(quote(e.getKey())).append(" AS ").append(e.getValue());
+        }
+        locked.append(" FROM ").append(only(dml)).append(dml.target().sqlText());
+        if (dml.target().alias() != null) locked.append(" AS ").append(ref);
+        if (dml.where() != null) locked.append(" WHERE ").append(dml.where().text());
+        locked.append(" FOR UPDATE OF ").append(ref);
+
+        StringBuilder change = new StringBuilder("UPDATE ").append(only(dml)).append(dml.target().sqlText());
+        if (dml.target().alias() != null) change.append(" AS ").append(ref);
+        change.append(" SET ").append(set).append(" FROM (").append(locked).append(") AS repl_old WHERE ");
+        for (int i = 0; i < table.key().size(); i++) {
+            String k = table.key().get(i);
+            if (i > 0) change.append(" AND ");
+            change.append(ref).append('.').append(quote(k)).append(" = repl_old.").append(oldAlias.get(k));
+        }
+        change.append(" RETURNING ").append(ref).append(".*, repl_old.*");
+
+        String oldJson = jsonObject(table, logged.oldColumns(), "repl_changed", oldAlias::get);
+        String newJson = jsonObject(table, logged.newColumns(), "repl_changed", name -> name);
+        return finish(dml, table, selectItems, change.toString(), oldJson, newJson, logged);
+    }
+
+    // ---- DELETE
+
+    private CapturePlan delete(Dml dml, TableInfo table, List<String> selectItems) {
+        String ref = reference(dml);
+        StringBuilder change = new StringBuilder("DELETE FROM ").append(only(dml)).append(dml.target().sqlText());
+        if (dml.target().alias() != null) change.append(" AS ").append(ref);
+        if (dml.where() != null) change.append(" WHERE ").append(dml.where().text());
+        change.append(" RETURNING ").append(ref).append(".*");
+        LoggedColumns logged = LoggedColumns.forDelete(table);
+        String json = jsonObject(table, logged.oldColumns(), "repl_changed", name -> name);
+        return finish(dml, table, selectItems, change.toString(), json, "NULL", logged);
+    }
+
+    // ---- the log insert and the statement's result
+
+    /** {@code selectItems}: the final SELECT for generated keys, else null. */
+    private CapturePlan finish(Dml dml, TableInfo table, List<String> selectItems, String change, String oldJson, String newJson,
+            LoggedColumns logged) {
+        String logInsert = "INSERT INTO " + logTable + " (source_node, command_type, schema_name, table_name,"
+                + " old_values, new_values, column_types, change_vector) SELECT " + literal(node) + ", "
+                + literal(dml.command().name()) + ", " + literal(table.schema()) + ", " + literal(table.name())
+                + ", " + oldJson + ", " + newJson + ", " + literal(typesJson(table, logged)) + "::json, "
+                + (logged.changeVector().isEmpty() ? "NULL" : literal(Json.write(logged.changeVector())) + "::json")
+                + " FROM repl_changed";
+        StringBuilder sql = new StringBuilder("WITH repl_changed AS (").append(change).append(") ");
+        if (selectItems != null) {
+            sql.append(", repl_logged AS (").append(logInsert).append(") SELECT ").append(String.join(", ", selectItems))
+                    .append(" FROM repl_changed AS ").append(reference(dml));
+            return new CapturePlan(sql.toString(), CapturePlan.Result.ROWS, dml.parameterCount());
+        }
+        if (dml.returning().isEmpty()) {
+            sql.append(logInsert);
+            return new CapturePlan(sql.toString(), CapturePlan.Result.UPDATE_COUNT, dml.parameterCount());
+        }
+        sql.append(", repl_logged AS (").append(logInsert).append(") SELECT ");
+        List<String> items = new ArrayList<>();
+        for (SqlFragment item : dml.returning()) {
+            String text = item.text().trim();
+            if (text.equals("*") || text.equalsIgnoreCase(reference(dml) + ".*")) {
+                for (ColumnInfo c : table.columns()) items.add(reference(dml) + "." + quote(c.name()));
+            } else {
+                items.add(item.text());
+            }
+        }
+        sql.append(String.join(", ", items)).append(" FROM repl_changed AS ").append(reference(dml));
+        return new CapturePlan(sql.toString(), CapturePlan.Result.ROWS, dml.parameterCount());
+    }
+
+    private static String typesJson(TableInfo table, LoggedColumns logged) {
+        Map<String, Object> types = new LinkedHashMap<>();
+        for (ColumnInfo c : table.columns()) {
+            if (logged.oldColumns().contains(c.name()) || logged.newColumns().contains(c.name())) {
+                types.put(c.name(), c.type().logName());
+            }
+        }
+        return Json.write(types);
+    }
+
+    /** {@code json_build_object('col', <expr>, …)}, in calls of 50 columns joined as text. */
+    private static String jsonObject(TableInfo table, List<String> columns, String relation,
+            java.util.function.Function<String, String> outputName) {
+        if (columns.isEmpty()) return "NULL";
+        List<String> calls = new ArrayList<>();
+        for (int start = 0; start < columns.size(); start += COLUMNS_PER_CALL) {
+            StringBuilder call = new StringBuilder("json_build_object(");
+            List<String> chunk = columns.subList(start, Math.min(columns.size(), start + COLUMNS_PER_CALL));
+            for (int i = 0; i < chunk.size(); i++) {
+                String column = chunk.get(i);
+                if (i > 0) call.append(", ");
+                ColumnInfo info = table.column(column).orElseThrow();
+                String value = relation + "." + quote(outputName.apply(column));
+                call.append(literal(column)).append(", ").append(jsonValue(info, value));
+            }
+            calls.add(call.append(')').toString());
+        }
+        if (calls.size() == 1) return calls.get(0);
+        // Joined as text, so that the columns keep their table order (jsonb would sort them).
+        StringBuilder joined = new StringBuilder("(");
+        for (int i = 0; i < calls.size(); i++) {
+            String text = calls.get(i) + "::text";
+            if (i > 0) joined.append(" || ',' || ");
+            if (i == 0) joined.append("rtrim(").append(text).append(", '}')");
+            else if (i == calls.size() - 1) joined.append("ltrim(").append(text).append(", '{')");
+            else joined.append("btrim(").append(text).append(", '{}')");
+        }
+        return joined.append(")::json").toString();
+    }
+
+    /** The expression whose JSON is the value's change-log form (see {@link ValueType}). */
+    private static String jsonValue(ColumnInfo column, String value) {
+        return switch (column.type()) {
+            case BINARY -> "translate(encode(" + value + ", 'base64'), E'\\n', '')";
+            case STRING, JSON -> value + "::text";
+            default -> value;
+        };
+    }
+
+    // ---- the resolution timestamp (SPEC 5.6)
+
+    private static String clock() {
+        return "clock_timestamp()";
+    }
+
+    /** Now, or the old value plus a microsecond when a peer's clock ran ahead of ours. */
+    private static String nextTimestamp(String oldAlias) {
+        String old = "repl_old." + oldAlias;
+        return "CASE WHEN " + old + " IS NULL OR " + old + " < clock_timestamp() THEN clock_timestamp() ELSE "
+                + old + " + interval '1 microsecond' END";
+    }
+
+    /** The driver's value replaces the application's; the application's expression is still evaluated (its parameters stay bound in order). */
+    private static String overriding(String applicationValue, String driverValue) {
+        if (applicationValue.trim().equalsIgnoreCase("DEFAULT")) return driverValue;
+        return "CASE WHEN (" + applicationValue + ") IS NULL THEN " + driverValue + " ELSE " + driverValue + " END";
+    }
+
+    // ---- SQL text
+
+    private static String only(Dml dml) {
+        return dml.only() ? "ONLY " : "";
+    }
+
+    /** What the statement's clauses call the target: its alias, else its name as written. */
+    private static String reference(Dml dml) {
+        if (dml.target().alias() != null) return quoteIfNeeded(dml.target().alias());
+        return dml.target().nameQuoted() ? quote(dml.target().name()) : dml.target().name();
+    }
+
+    private static String stored(TableInfo table, ColumnRef column) {
+        return table.storedName(Dialect.POSTGRESQL.fold(column.name(), column.quoted()));
+    }
+
+    private static String quotedList(List<String> columns) {
+        StringBuilder out = new StringBuilder();
+        for (String c : columns) {
+            if (out.length() > 0) out.append(", ");
+            out.append(quote(c));
+        }
+        return out.toString();
+    }
+
+    static String quote(String identifier) {
+        return '"' + identifier.replace("\"", "\"\"") + '"';
+    }
+
+    private static String quoteIfNeeded(String identifier) {
+        return identifier.matches("[a-z_][a-z0-9_$]*") ? identifier : quote(identifier);
+    }
+
+    static String literal(String value) {
+        return value == null ? "NULL" : "'" + value.replace("'", "''") + "'";
+    }
+}

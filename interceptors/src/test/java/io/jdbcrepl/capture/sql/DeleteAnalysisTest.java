@@ -1,0 +1,78 @@
+package io.jdbcrepl.capture.sql;
+
+import io.jdbcrepl.lcr.CommandType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static io.jdbcrepl.capture.sql.Analyses.dml;
+import static io.jdbcrepl.capture.sql.Analyses.fragment;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class DeleteAnalysisTest {
+
+    @ParameterizedTest
+    @EnumSource(Dialect.class)
+    void deleteWithWhere(Dialect dialect) {
+        Dml d = dml("DELETE FROM hr.emp WHERE dept = ? AND id NOT IN (SELECT emp FROM keep WHERE y = ?)", dialect);
+        assertThat(d.command()).isEqualTo(CommandType.DELETE);
+        assertThat(d.target()).isEqualTo(new TableRef("hr", "emp", null, false, false, "hr.emp"));
+        assertThat(d.where()).isEqualTo(fragment("dept = ? AND id NOT IN (SELECT emp FROM keep WHERE y = ?)", 1, 2));
+        assertThat(d.whereHasSubquery()).isTrue();
+        assertThat(d.assignedColumns()).isEmpty();
+        assertThat(d.assignments()).isEmpty();
+        assertThat(d.set()).isNull();
+        assertThat(d.parameterCount()).isEqualTo(2);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Dialect.class)
+    void deleteEverything(Dialect dialect) {
+        Dml d = dml("DELETE FROM t", dialect);
+        assertThat(d.where()).isNull();
+        assertThat(d.whereHasSubquery()).isFalse();
+        assertThat(d.parameterCount()).isZero();
+    }
+
+    @Test
+    void postgresqlUsingWithAliasAndReturning() {
+        Dml d = dml("DELETE FROM orders AS o USING customers c, regions WHERE o.cust = c.id AND c.region = ? "
+                + "RETURNING o.*", Dialect.POSTGRESQL);
+        assertThat(d.target().alias()).isEqualTo("o");
+        assertThat(d.fromItemsText()).isEqualTo("customers c, regions");
+        assertThat(d.whereParameters()).containsExactly(1);
+        assertThat(d.returningAll()).isTrue();
+    }
+
+    @Test
+    void mysqlOrderByLimitAndModifiers() {
+        Dml d = dml("DELETE LOW_PRIORITY QUICK IGNORE FROM `log` WHERE ts < ? ORDER BY ts LIMIT 1000", Dialect.MYSQL);
+        assertThat(d.ignore()).isTrue();
+        assertThat(d.target().nameQuoted()).isTrue();
+        assertThat(d.orderByText()).isEqualTo("ts");
+        assertThat(d.limitText()).isEqualTo("1000");
+        assertThat(d.whereText()).isEqualTo("ts < ?");
+    }
+
+    @Test
+    void mariaDbReturning() {
+        Dml d = dml("DELETE FROM t WHERE a = ? RETURNING a, b", Dialect.MYSQL);
+        assertThat(d.returningTexts()).containsExactly("a", "b");
+    }
+
+    @Test
+    void onlyAndQuotedNames() {
+        Dml d = dml("DELETE FROM ONLY \"Parent\" WHERE id = ?", Dialect.POSTGRESQL);
+        assertThat(d.only()).isTrue();
+        assertThat(d.target()).isEqualTo(new TableRef(null, "Parent", null, false, true, "\"Parent\""));
+        assertThat(d.whereParameters()).containsExactly(1);
+    }
+
+    @Test
+    void subqueryOnTheTargetItself() {
+        Dml d = dml("DELETE FROM t WHERE id IN (SELECT id FROM t ORDER BY id LIMIT ?)", Dialect.POSTGRESQL);
+        assertThat(d.orderBy()).isNull();
+        assertThat(d.limit()).isNull();
+        assertThat(d.where()).isEqualTo(fragment("id IN (SELECT id FROM t ORDER BY id LIMIT ?)", 1));
+    }
+}
