@@ -10,7 +10,9 @@ import io.jdbcrepl.intercept.PrepareRequest;
 import io.jdbcrepl.intercept.StatementInterceptor;
 import io.jdbcrepl.intercept.StatementKind;
 
+import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.Savepoint;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -55,6 +57,28 @@ final class PostgresStatementCapture implements StatementInterceptor {
 
     @Override
     public Object execute(Execution execution) throws SQLException {
+        if (!plan.retriesOnConcurrentInsert()) return run(execution);
+        // An upsert met a row another transaction inserted after its lock: its snapshot missed the
+        // row's old values. Running it again (behind a savepoint in a transaction) sees the row.
+        Connection connection = execution.connection();
+        for (int attempt = 1; ; attempt++) {
+            Savepoint savepoint = connection.getAutoCommit() ? null : connection.setSavepoint();
+            try {
+                Object result = run(execution);
+                if (savepoint != null) connection.releaseSavepoint(savepoint);
+                return result;
+            } catch (SQLException e) {
+                if (savepoint != null) connection.rollback(savepoint);
+                if (attempt >= MAX_ATTEMPTS || !String.valueOf(e.getMessage()).contains(PostgresCapture.CONCURRENT_INSERT)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static final int MAX_ATTEMPTS = 5;
+
+    private Object run(Execution execution) throws SQLException {
         GeneratedKeys keys = execution.generatedKeys();
         if (execution.kind() == StatementKind.PLAIN) {
             if (keys.requested()) return withKeys(execution, prepareKeys(execution, keys));

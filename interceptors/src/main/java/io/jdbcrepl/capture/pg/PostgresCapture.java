@@ -10,6 +10,7 @@ import io.jdbcrepl.capture.sql.ColumnRef;
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.capture.sql.Dml;
 import io.jdbcrepl.capture.sql.InsertSource;
+import io.jdbcrepl.capture.sql.OnConflict;
 import io.jdbcrepl.capture.sql.SqlFragment;
 import io.jdbcrepl.lcr.Json;
 import io.jdbcrepl.lcr.ValueType;
@@ -81,18 +82,15 @@ public final class PostgresCapture {
 
     private CapturePlan plan(Dml dml, TableInfo table, CaptureSettings settings, List<String> selectItems)
             throws CaptureException {
-        if (dml.onConflict() != null && !dml.onConflict().doNothing()) {
-            throw new CaptureException("INSERT ... ON CONFLICT DO UPDATE on " + table.qualifiedName()
-                    + " cannot be captured yet: write it as INSERT ... ON CONFLICT DO NOTHING followed by an UPDATE,"
-                    + " or set repl.unsupported=passthrough to run it uncaptured");
-        }
         if (dml.from() != null && !dml.from().text().isBlank()) {
             throw new CaptureException(dml.command() + " ... " + (dml.command().name().equals("DELETE") ? "USING" : "FROM")
                     + " on " + table.qualifiedName() + " cannot be captured yet: use a subquery in the WHERE clause"
                     + " (WHERE k IN (SELECT ...)), or set repl.unsupported=passthrough to run it uncaptured");
         }
         return switch (dml.command()) {
-            case INSERT -> insert(dml, table, settings, selectItems);
+            case INSERT -> dml.onConflict() != null && !dml.onConflict().doNothing()
+                    ? upsert(dml, table, settings, selectItems)
+                    : insert(dml, table, settings, selectItems);
             case UPDATE -> update(dml, table, settings, selectItems);
             case DELETE -> delete(dml, table, selectItems);
         };
@@ -109,37 +107,12 @@ public final class PostgresCapture {
         if (ts == null) {
             source.append(src.text().text());
         } else if (src instanceof InsertSource.Values values) {
-            int at = columns.indexOf(ts);
-            if (at < 0) targetColumns.add(ts);
-            source.append("VALUES ");
-            for (int r = 0; r < values.rows().size(); r++) {
-                List<SqlFragment> row = values.rows().get(r);
-                if (r > 0) source.append(", ");
-                source.append('(');
-                for (int i = 0; i < row.size(); i++) {
-                    if (i > 0) source.append(", ");
-                    source.append(i == at ? overriding(row.get(i).text(), clock()) : row.get(i).text());
-                }
-                if (at < 0) source.append(", ").append(clock());
-                source.append(')');
-            }
+            if (!columns.contains(ts)) targetColumns.add(ts);
+            source.append(valuesWithTimestamp(values, columns.indexOf(ts)));
         } else if (src instanceof InsertSource.Query query) {
             // Positional column names for the query's output, so one of them can be replaced.
-            int at = columns.indexOf(ts);
-            if (at < 0) targetColumns.add(ts);
-            StringBuilder names = new StringBuilder();
-            StringBuilder select = new StringBuilder();
-            for (int i = 0; i < columns.size(); i++) {
-                if (i > 0) {
-                    names.append(", ");
-                    select.append(", ");
-                }
-                names.append("repl_c").append(i + 1);
-                select.append(i == at ? clock() : "repl_q.repl_c" + (i + 1));
-            }
-            if (at < 0) select.append(", ").append(clock());
-            source.append("SELECT ").append(select).append(" FROM (").append(query.text().text())
-                    .append(") AS repl_q(").append(names).append(')');
+            if (!columns.contains(ts)) targetColumns.add(ts);
+            source.append(queryWithTimestamp(query.text().text(), columns, columns.indexOf(ts)));
         } else {
             targetColumns = List.of(ts);
             source.append("VALUES (").append(clock()).append(')');
@@ -175,6 +148,169 @@ public final class PostgresCapture {
             return table.columns().stream().filter(c -> !c.generated()).map(ColumnInfo::name).toList();
         }
         return List.of();
+    }
+
+    // ---- INSERT ... ON CONFLICT DO UPDATE
+
+    /**
+     * The rows that may conflict are locked first (a CTE the INSERT's source waits for), so the
+     * updated rows' old values are known; the INSERT reads its rows from a CTE so that the
+     * application's parameters still appear once and in order. A row a concurrent transaction
+     * inserted after the lock was taken has no old values: the statement then fails with
+     * {@link #CONCURRENT_INSERT} and the caller runs it again (its snapshot then sees that row).
+     */
+    private CapturePlan upsert(Dml dml, TableInfo table, CaptureSettings settings, List<String> selectItems)
+            throws CaptureException {
+        OnConflict conflict = dml.onConflict();
+        if (conflict.targetColumns().isEmpty()) {
+            throw new CaptureException("INSERT ... ON CONFLICT ON CONSTRAINT on " + table.qualifiedName()
+                    + " cannot be captured yet: name the conflict columns, ON CONFLICT (a, b) DO UPDATE ...,"
+                    + " or set repl.unsupported=passthrough to run it uncaptured");
+        }
+        InsertSource src = dml.insertSource();
+        if (src instanceof InsertSource.DefaultValues) {
+            throw new CaptureException("INSERT ... DEFAULT VALUES ON CONFLICT DO UPDATE on " + table.qualifiedName()
+                    + " cannot be captured: list the columns, or set repl.unsupported=passthrough");
+        }
+        List<String> columns = insertColumns(dml, table);
+        String ts = settings.timestampColumn() == null ? null : table.storedName(settings.timestampColumn());
+        List<String> targetColumns = new ArrayList<>(columns);
+        if (ts != null && !columns.contains(ts)) targetColumns.add(ts);
+        String ref = reference(dml);
+
+        String values;
+        if (src instanceof InsertSource.Values v) {
+            for (List<SqlFragment> row : v.rows()) {
+                for (SqlFragment f : row) {
+                    if (f.text().trim().equalsIgnoreCase("DEFAULT")) {
+                        throw new CaptureException("DEFAULT in the VALUES of INSERT ... ON CONFLICT DO UPDATE on "
+                                + table.qualifiedName() + " cannot be captured: give the value, leave the column out,"
+                                + " or set repl.unsupported=passthrough");
+                    }
+                }
+            }
+            values = ts == null ? src.text().text() : valuesWithTimestamp(v, columns.indexOf(ts));
+        } else {
+            values = ts == null ? src.text().text()
+                    : queryWithTimestamp(((InsertSource.Query) src).text().text(), columns, columns.indexOf(ts));
+        }
+
+        List<String> conflictColumns = conflict.targetColumns().stream().map(c -> stored(table, c)).toList();
+        List<String> updated = new ArrayList<>();
+        for (Assignment a : conflict.assignments()) updated.add(stored(table, a.column()));
+        LoggedColumns asInsert = LoggedColumns.forInsert(table, targetColumns, settings);
+        LoggedColumns asUpdate = LoggedColumns.forUpdate(table, updated, settings);
+
+        // Locked columns: the update's old values, and the conflict columns to find them again.
+        List<String> lockedColumns = new ArrayList<>(asUpdate.oldColumns());
+        for (String c : conflictColumns) if (!lockedColumns.contains(c)) lockedColumns.add(c);
+        Map<String, String> oldAlias = new LinkedHashMap<>();
+        for (int i = 0; i < lockedColumns.size(); i++) oldAlias.put(lockedColumns.get(i), "repl_o" + (i + 1));
+
+        StringBuilder sql = new StringBuilder("WITH repl_v (").append(quotedList(targetColumns)).append(") AS (")
+                .append(values).append("), repl_lock AS (SELECT ");
+        boolean first = true;
+        for (Map.Entry<String, String> e : oldAlias.entrySet()) {
+            if (!first) sql.append(", ");
+            first = false;
+            sql.append(ref).append('.').append(quote(e.getKey())).append(" AS ").append(e.getValue());
+        }
+        sql.append(" FROM ").append(dml.target().sqlText());
+        if (dml.target().alias() != null) sql.append(" AS ").append(ref);
+        sql.append(" WHERE (").append(qualifiedList(ref, conflictColumns)).append(") IN (SELECT ")
+                .append(qualifiedList("repl_v", conflictColumns)).append(" FROM repl_v) FOR UPDATE OF ").append(ref)
+                .append("), repl_changed AS (INSERT INTO ").append(dml.target().sqlText());
+        if (dml.target().alias() != null) sql.append(" AS ").append(ref);
+        sql.append(" (").append(quotedList(targetColumns)).append(") SELECT * FROM repl_v")
+                // The source waits for the lock: rows it would conflict with are locked first.
+                .append(" WHERE (SELECT count(*) FROM repl_lock) >= 0 ON CONFLICT (")
+                .append(quotedList(conflictColumns)).append(')');
+        if (conflict.targetWhere() != null) sql.append(" WHERE ").append(conflict.targetWhere().text());
+        sql.append(" DO UPDATE SET ");
+        for (int i = 0; i < conflict.assignments().size(); i++) {
+            Assignment a = conflict.assignments().get(i);
+            String column = stored(table, a.column());
+            if (i > 0) sql.append(", ");
+            String existing = ref + "." + quote(column);
+            sql.append(quote(column)).append(" = ").append(column.equals(ts)
+                    ? overriding(a.value().text(), nextTimestampFrom(existing)) : a.value().text());
+        }
+        if (ts != null && !updated.contains(ts)) {
+            sql.append(", ").append(quote(ts)).append(" = ").append(nextTimestampFrom(ref + "." + quote(ts)));
+        }
+        if (conflict.where() != null) sql.append(" WHERE ").append(conflict.where().text());
+        sql.append(" RETURNING ").append(ref).append(".*, (").append(ref).append(".xmax = 0) AS repl_inserted) ");
+
+        String join = conflictColumns.stream()
+                .map(c -> "repl_lock." + oldAlias.get(c) + " = repl_changed." + quote(c))
+                .reduce((a, b) -> a + " AND " + b).orElseThrow();
+        String inserted = logSelect("INSERT", table, "NULL",
+                jsonObject(table, asInsert.newColumns(), "repl_changed", name -> name), asInsert)
+                + " FROM repl_changed WHERE repl_changed.repl_inserted";
+        String updatedRows = logSelect("UPDATE", table,
+                jsonObject(table, asUpdate.oldColumns(), "repl_lock", oldAlias::get),
+                jsonObject(table, asUpdate.newColumns(), "repl_changed", name -> name), asUpdate)
+                + " FROM repl_changed LEFT JOIN repl_lock ON " + join
+                // A failing cast of a row-dependent value: a constant one would fail when planned.
+                + " WHERE NOT repl_changed.repl_inserted AND CAST(CASE WHEN repl_lock."
+                + oldAlias.get(conflictColumns.get(0)) + " IS NULL THEN " + literal(CONCURRENT_INSERT)
+                + " ELSE '0' END AS integer) = 0";
+        String logInsert = "INSERT INTO " + logTable + " (" + LOG_COLUMNS + ") " + inserted + " UNION ALL " + updatedRows;
+        return result(dml, table, selectItems, sql, logInsert, true);
+    }
+
+    /** In the message of the error an upsert raises when a concurrent insert got in: run it again. */
+    public static final String CONCURRENT_INSERT = "jdbc:repl: a concurrent insert got in first, run again";
+
+    private String logSelect(String command, TableInfo table, String oldJson, String newJson, LoggedColumns logged) {
+        return "SELECT " + literal(node) + ", " + literal(command) + ", " + literal(table.schema()) + ", "
+                + literal(table.name()) + ", " + oldJson + ", " + newJson + ", " + literal(typesJson(table, logged))
+                + "::json, " + (logged.changeVector().isEmpty() ? "NULL"
+                : literal(Json.write(logged.changeVector())) + "::json");
+    }
+
+    private static final String LOG_COLUMNS = "source_node, command_type, schema_name, table_name, old_values,"
+            + " new_values, column_types, change_vector";
+
+    private static String valuesWithTimestamp(InsertSource.Values values, int at) {
+        StringBuilder source = new StringBuilder("VALUES ");
+        for (int r = 0; r < values.rows().size(); r++) {
+            List<SqlFragment> row = values.rows().get(r);
+            if (r > 0) source.append(", ");
+            source.append('(');
+            for (int i = 0; i < row.size(); i++) {
+                if (i > 0) source.append(", ");
+                source.append(i == at ? overriding(row.get(i).text(), clock()) : row.get(i).text());
+            }
+            if (at < 0) source.append(", ").append(clock());
+            source.append(')');
+        }
+        return source.toString();
+    }
+
+    /** The query with its output's column {@code at} replaced by the clock, or the clock appended. */
+    private static String queryWithTimestamp(String query, List<String> columns, int at) {
+        StringBuilder names = new StringBuilder();
+        StringBuilder select = new StringBuilder();
+        for (int i = 0; i < columns.size(); i++) {
+            if (i > 0) {
+                names.append(", ");
+                select.append(", ");
+            }
+            names.append("repl_c").append(i + 1);
+            select.append(i == at ? clock() : "repl_q.repl_c" + (i + 1));
+        }
+        if (at < 0) select.append(", ").append(clock());
+        return "SELECT " + select + " FROM (" + query + ") AS repl_q(" + names + ")";
+    }
+
+    private static String qualifiedList(String relation, List<String> columns) {
+        StringBuilder out = new StringBuilder();
+        for (String c : columns) {
+            if (out.length() > 0) out.append(", ");
+            out.append(relation).append('.').append(quote(c));
+        }
+        return out.toString();
     }
 
     // ---- UPDATE
@@ -247,21 +383,23 @@ public final class PostgresCapture {
     /** {@code selectItems}: the final SELECT for generated keys, else null. */
     private CapturePlan finish(Dml dml, TableInfo table, List<String> selectItems, String change, String oldJson, String newJson,
             LoggedColumns logged) {
-        String logInsert = "INSERT INTO " + logTable + " (source_node, command_type, schema_name, table_name,"
-                + " old_values, new_values, column_types, change_vector) SELECT " + literal(node) + ", "
-                + literal(dml.command().name()) + ", " + literal(table.schema()) + ", " + literal(table.name())
-                + ", " + oldJson + ", " + newJson + ", " + literal(typesJson(table, logged)) + "::json, "
-                + (logged.changeVector().isEmpty() ? "NULL" : literal(Json.write(logged.changeVector())) + "::json")
-                + " FROM repl_changed";
+        String logInsert = "INSERT INTO " + logTable + " (" + LOG_COLUMNS + ") "
+                + logSelect(dml.command().name(), table, oldJson, newJson, logged) + " FROM repl_changed";
         StringBuilder sql = new StringBuilder("WITH repl_changed AS (").append(change).append(") ");
+        return result(dml, table, selectItems, sql, logInsert, false);
+    }
+
+    /** Ends the statement: the log insert, or it as a CTE and a SELECT of RETURNING items or generated keys. */
+    private CapturePlan result(Dml dml, TableInfo table, List<String> selectItems, StringBuilder sql, String logInsert,
+            boolean retries) {
         if (selectItems != null) {
             sql.append(", repl_logged AS (").append(logInsert).append(") SELECT ").append(String.join(", ", selectItems))
                     .append(" FROM repl_changed AS ").append(reference(dml));
-            return new CapturePlan(sql.toString(), CapturePlan.Result.ROWS, dml.parameterCount());
+            return new CapturePlan(sql.toString(), CapturePlan.Result.ROWS, dml.parameterCount(), retries);
         }
         if (dml.returning().isEmpty()) {
             sql.append(logInsert);
-            return new CapturePlan(sql.toString(), CapturePlan.Result.UPDATE_COUNT, dml.parameterCount());
+            return new CapturePlan(sql.toString(), CapturePlan.Result.UPDATE_COUNT, dml.parameterCount(), retries);
         }
         sql.append(", repl_logged AS (").append(logInsert).append(") SELECT ");
         List<String> items = new ArrayList<>();
@@ -274,7 +412,7 @@ public final class PostgresCapture {
             }
         }
         sql.append(String.join(", ", items)).append(" FROM repl_changed AS ").append(reference(dml));
-        return new CapturePlan(sql.toString(), CapturePlan.Result.ROWS, dml.parameterCount());
+        return new CapturePlan(sql.toString(), CapturePlan.Result.ROWS, dml.parameterCount(), retries);
     }
 
     private static String typesJson(TableInfo table, LoggedColumns logged) {
@@ -334,7 +472,10 @@ public final class PostgresCapture {
 
     /** Now, or the old value plus a microsecond when a peer's clock ran ahead of ours. */
     private static String nextTimestamp(String oldAlias) {
-        String old = "repl_old." + oldAlias;
+        return nextTimestampFrom("repl_old." + oldAlias);
+    }
+
+    private static String nextTimestampFrom(String old) {
         return "CASE WHEN " + old + " IS NULL OR " + old + " < clock_timestamp() THEN clock_timestamp() ELSE "
                 + old + " + interval '1 microsecond' END";
     }
