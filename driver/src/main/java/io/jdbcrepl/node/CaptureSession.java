@@ -3,6 +3,8 @@ package io.jdbcrepl.node;
 import io.jdbcrepl.capture.CaptureException;
 import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.capture.pg.CapturePlan;
+import io.jdbcrepl.capture.locking.LockingDialect;
+import io.jdbcrepl.capture.locking.LockingPlanner;
 import io.jdbcrepl.capture.pg.PostgresCapture;
 import io.jdbcrepl.capture.sql.Analysis;
 import io.jdbcrepl.capture.sql.Dialect;
@@ -13,12 +15,15 @@ import io.jdbcrepl.capture.sql.SqlClassifier;
 import io.jdbcrepl.capture.sql.TableRef;
 import io.jdbcrepl.config.UnsupportedMode;
 import io.jdbcrepl.intercept.ConnectionInterceptor;
+import io.jdbcrepl.intercept.GeneratedKeys;
+import io.jdbcrepl.intercept.SqlBatch;
 import io.jdbcrepl.intercept.StatementInterceptor;
 import io.jdbcrepl.intercept.StatementKind;
 import io.jdbcrepl.logging.DriverLog;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -33,31 +38,104 @@ public final class CaptureSession implements ConnectionInterceptor {
 
     private final Node node;
     private final Connection raw;
+    /** PostgreSQL: one rewritten statement per captured statement. */
     private final PostgresCapture postgres;
+    /** MariaDB/MySQL and H2: locking reads, RETURNING, delta tables; null on PostgreSQL. */
+    private final LockingPlanner locking;
+    private final LockingTransaction transaction;
     private String currentSchema;
 
     public CaptureSession(Node node, Connection raw) throws SQLException {
         this.node = node;
         this.raw = raw;
-        if (node.dialect() != Dialect.POSTGRESQL) {
-            throw new SQLException("Capture on " + node.dialect() + " is not available in this build yet: connect"
-                    + " without repl.node for a pass-through connection", "0A000");
+        if (node.dialect() == Dialect.POSTGRESQL) {
+            this.postgres = new PostgresCapture(node.changeLog().table("repl_log"), node.name());
+            this.locking = null;
+            this.transaction = null;
+        } else {
+            this.postgres = null;
+            this.locking = new LockingPlanner(LockingDialect.of(node.dialect()));
+            this.transaction = new LockingTransaction(node.dialect(), node.changeLog());
         }
-        this.postgres = new PostgresCapture(node.changeLog().table("repl_log"), node.name());
     }
 
     @Override
     public StatementInterceptor onStatement(String sql, StatementKind kind) throws SQLException {
+        if (transaction != null && transaction.active()) endsTransaction(sql);
         if (!SqlClassifier.mayChangeRows(sql)) return null;
         Object decision = decide(sql);
-        return decision instanceof Capture capture ? new PostgresStatementCapture(capture.plan(), capture.dml(),
-                capture.table(), postgres, node) : null;
+        if (decision instanceof Capture capture) {
+            return new PostgresStatementCapture(capture.plan(), capture.dml(), capture.table(), postgres, node);
+        }
+        return decision instanceof LockingCapture capture
+                ? new LockingStatementCapture(capture.plan(), node, transaction) : null;
     }
 
     @Override
     public String batchSql(String sql) throws SQLException {
         if (!SqlClassifier.mayChangeRows(sql)) return sql;
+        // MariaDB/H2: the entry stays as written; executeBatch runs it captured.
         return decide(sql) instanceof Capture capture ? capture.plan().sql() : sql;
+    }
+
+    /**
+     * MariaDB/H2: when an entry is captured, every entry runs on its own, in order (the real
+     * statement's batch is dropped); a failing entry stops the batch as the real drivers do.
+     */
+    @Override
+    public long[] executeBatch(SqlBatch batch) throws SQLException {
+        if (locking == null) return batch.proceed();
+        List<Object> decisions = new java.util.ArrayList<>();
+        boolean anyCaptured = false;
+        for (String sql : batch.sql()) {
+            Object d = SqlClassifier.mayChangeRows(sql) ? decide(sql) : PASS;
+            anyCaptured |= d instanceof LockingCapture;
+            decisions.add(d);
+        }
+        if (!anyCaptured) return batch.proceed();
+        batch.statement().clearBatch();
+        long[] counts = new long[decisions.size()];
+        for (int i = 0; i < counts.length; i++) {
+            try {
+                counts[i] = decisions.get(i) instanceof LockingCapture capture
+                        ? new LockingStatementCapture(capture.plan(), node, transaction).run(batch.connection(), List.of(),
+                                GeneratedKeys.NONE)
+                        : batch.statement().executeLargeUpdate(batch.sql().get(i));
+            } catch (SQLException e) {
+                throw LockingStatementCapture.batchFailure(counts, i, e);
+            }
+        }
+        return counts;
+    }
+
+    /**
+     * MariaDB/H2: SQL that commits without the proxy's commit() (COMMIT, or DDL's implicit commit)
+     * gets the transaction's stamp first; after it the next capture starts a new transaction id.
+     */
+    private void endsTransaction(String sql) throws SQLException {
+        switch (TransactionControl.of(sql)) {
+            case COMMITS -> {
+                transaction.beforeCommit(raw);
+                transaction.forget();
+            }
+            case ROLLS_BACK -> transaction.forget();
+            default -> { }
+        }
+    }
+
+    @Override
+    public void beforeCommit(Connection connection) throws SQLException {
+        if (transaction != null) transaction.beforeCommit(connection);
+    }
+
+    @Override
+    public void afterCommit() {
+        if (transaction != null) transaction.forget();
+    }
+
+    @Override
+    public void afterRollback() {
+        if (transaction != null) transaction.forget();
     }
 
     /** {@link #PASS} or a {@link Capture}, cached per (current schema, SQL). */
@@ -83,6 +161,7 @@ public final class CaptureSession implements ConnectionInterceptor {
         Optional<TableInfo> info = node.table(raw, targetSchema, table);
         if (info.isEmpty()) return PASS; // no such table: the database reports it as usual
         try {
+            if (locking != null) return new LockingCapture(locking.plan(dml, info.get(), node.settings(info.get())));
             return new Capture(dml, info.get(), postgres.plan(dml, info.get(), node.settings(info.get())));
         } catch (CaptureException e) {
             return unsupported(e.getMessage(), sql);
@@ -127,5 +206,9 @@ public final class CaptureSession implements ConnectionInterceptor {
 
     /** A captured statement's plan, shared by every connection of the node. */
     record Capture(Dml dml, TableInfo table, CapturePlan plan) {
+    }
+
+    /** The same on MariaDB/MySQL and H2. */
+    record LockingCapture(io.jdbcrepl.capture.locking.LockingPlan plan) {
     }
 }

@@ -1,0 +1,57 @@
+package io.jdbcrepl.node;
+
+import io.jdbcrepl.capture.locking.LogInsert;
+import io.jdbcrepl.capture.locking.LogRowShape;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Writes one statement's row LCRs into repl_log, in multi-row INSERTs of a bounded number of rows. */
+final class ChangeLogWriter {
+
+    static final int ROWS_PER_INSERT = 100;
+
+    private final Connection connection;
+    private final String logTable;
+    private final String txId;
+    private final String node;
+    private final LogRowShape shape;
+    private final List<String[]> pending = new ArrayList<>();
+
+    ChangeLogWriter(Connection connection, String logTable, String txId, String node, LogRowShape shape) {
+        this.connection = connection;
+        this.logTable = logTable;
+        this.txId = txId;
+        this.node = node;
+        this.shape = shape;
+    }
+
+    /** One LCR; {@code oldJson}/{@code newJson} null when the command has none. */
+    void add(String oldJson, String newJson) throws SQLException {
+        pending.add(new String[] {oldJson, newJson});
+        if (pending.size() == ROWS_PER_INSERT) flush();
+    }
+
+    void flush() throws SQLException {
+        if (pending.isEmpty()) return;
+        try (PreparedStatement ps = connection.prepareStatement(LogInsert.sql(logTable, pending.size()))) {
+            int i = 0;
+            for (String[] row : pending) {
+                ps.setString(++i, txId);
+                ps.setString(++i, node);
+                ps.setString(++i, shape.command().name());
+                ps.setString(++i, shape.schema());
+                ps.setString(++i, shape.table());
+                ps.setString(++i, row[0]);
+                ps.setString(++i, row[1]);
+                ps.setString(++i, shape.columnTypesJson());
+                ps.setString(++i, shape.changeVectorJson());
+            }
+            ps.executeUpdate();
+        }
+        pending.clear();
+    }
+}

@@ -1,0 +1,108 @@
+package io.jdbcrepl.node;
+
+import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.log.ChangeLogSchema;
+
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.HexFormat;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The capturing transaction of one connection on MariaDB/MySQL or H2: its id (created at its first
+ * capture) and, before it commits, its stamp in {@code repl_tx} (SPEC 4.1).
+ *
+ * <p>The stamp reads the current epoch of {@code repl_epoch} with a lock held until commit (MariaDB:
+ * shared, H2: exclusive, as H2 has no shared row locks). A reader closes an epoch with
+ * {@code UPDATE repl_epoch SET epoch = epoch + 1}, which waits for those commits: once it returns,
+ * every transaction stamped with an older epoch has committed, so a reader that reads closed epochs
+ * in (epoch, last_position) order never skips one.
+ */
+final class LockingTransaction {
+
+    /** Unique per JVM; with the counter, a tx id unique across the JVMs writing one change log. */
+    private static final String JVM_PREFIX = HexFormat.of().formatHex(new SecureRandom().generateSeed(8));
+    private static final AtomicLong COUNTER = new AtomicLong();
+
+    private final Dialect dialect;
+    private final ChangeLogSchema log;
+    private String txId;
+    private String poisoned;
+
+    LockingTransaction(Dialect dialect, ChangeLogSchema log) {
+        this.dialect = dialect;
+        this.log = log;
+    }
+
+    /** The id of the current transaction, created at its first capture. */
+    String txId() {
+        if (txId == null) txId = JVM_PREFIX + "-" + COUNTER.incrementAndGet();
+        return txId;
+    }
+
+    /**
+     * A capture failed after it had changed rows without their LCRs being written, and no savepoint
+     * could undo that: the transaction must not commit.
+     */
+    void poison(String reason) {
+        if (poisoned == null) poisoned = reason;
+    }
+
+    /** Stamps the transaction, when it captured anything; refuses to commit a poisoned one. */
+    void beforeCommit(Connection connection) throws SQLException {
+        if (txId == null) return;
+        if (poisoned != null) {
+            throw new SQLException("This transaction cannot commit: a captured statement failed half-way (" + poisoned
+                    + "); roll it back", "40000");
+        }
+        stamp(connection);
+    }
+
+    /** Whether the transaction has captured something not yet committed. */
+    boolean active() {
+        return txId != null;
+    }
+
+    /** After commit or rollback. */
+    void forget() {
+        txId = null;
+        poisoned = null;
+    }
+
+    private void stamp(Connection connection) throws SQLException {
+        String lastPosition = "COALESCE((SELECT MAX(" + col("position") + ") FROM " + log.table("repl_log") + " WHERE "
+                + col("tx_id") + " = ?), 0)";
+        String insert = "INSERT INTO " + log.table("repl_tx") + " (" + col("tx_id") + ", " + col("epoch") + ", "
+                + col("last_position") + ") ";
+        if (dialect == Dialect.MYSQL) {
+            // LOCK IN SHARE MODE: the shared lock is taken under any isolation level and held until commit.
+            try (PreparedStatement ps = connection.prepareStatement(insert + "SELECT ?, " + col("epoch") + ", "
+                    + lastPosition + " FROM " + log.table("repl_epoch") + " WHERE " + col("id") + " = 1 LOCK IN SHARE MODE")) {
+                ps.setString(1, txId);
+                ps.setString(2, txId);
+                if (ps.executeUpdate() != 1) throw new SQLException("repl_epoch has no row with id 1", "55000");
+            }
+            return;
+        }
+        long epoch;
+        try (PreparedStatement ps = connection.prepareStatement("SELECT " + col("epoch") + " FROM "
+                + log.table("repl_epoch") + " WHERE " + col("id") + " = 1 FOR UPDATE");
+                ResultSet rs = ps.executeQuery()) {
+            if (!rs.next()) throw new SQLException("repl_epoch has no row with id 1", "55000");
+            epoch = rs.getLong(1);
+        }
+        try (PreparedStatement ps = connection.prepareStatement(insert + "VALUES (?, ?, " + lastPosition + ")")) {
+            ps.setString(1, txId);
+            ps.setLong(2, epoch);
+            ps.setString(3, txId);
+            ps.executeUpdate();
+        }
+    }
+
+    private String col(String name) {
+        return dialect == Dialect.H2 ? name.toUpperCase() : name;
+    }
+}

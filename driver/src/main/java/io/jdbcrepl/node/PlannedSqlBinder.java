@@ -1,0 +1,46 @@
+package io.jdbcrepl.node;
+
+import io.jdbcrepl.capture.locking.PlannedSql;
+import io.jdbcrepl.intercept.BoundParameter;
+import io.jdbcrepl.lcr.TypedValue;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/** Prepares a {@link PlannedSql} and binds the application's recorded values and the driver's own. */
+final class PlannedSqlBinder {
+
+    private final Map<Integer, BoundParameter> application = new HashMap<>();
+
+    PlannedSqlBinder(List<BoundParameter> parameters) {
+        for (BoundParameter p : parameters) application.put(p.index(), p);
+    }
+
+    PreparedStatement prepare(Connection connection, PlannedSql sql, List<TypedValue> driverValues) throws SQLException {
+        PreparedStatement ps = connection.prepareStatement(sql.text());
+        try {
+            Iterator<TypedValue> driver = driverValues.iterator();
+            int target = 0;
+            for (int p : sql.parameters()) {
+                target++;
+                if (p == PlannedSql.DRIVER) {
+                    TypedValue v = driver.next();
+                    v.type().bind(ps, target, v.value());
+                } else {
+                    BoundParameter bound = application.get(p);
+                    if (bound == null) throw new SQLException("No value specified for parameter " + p, "07001");
+                    bound.bindTo(ps, target);
+                }
+            }
+            return ps;
+        } catch (SQLException | RuntimeException e) {
+            ps.close();
+            throw e;
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package io.jdbcrepl.it.capture.locking;
+
+import io.jdbcrepl.it.support.TestDatabase;
+import io.jdbcrepl.it.support.Vendor;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Reads a MariaDB or H2 node's change log with plain SQL. */
+final class LockingLog {
+
+    /** One repl_log row as text: command, old and new JSON, change vector. */
+    record Row(long position, String txId, String command, String table, String oldValues, String newValues,
+               String changeVector, String columnTypes) {
+        @Override
+        public String toString() {
+            return command + " " + table + " old=" + oldValues + " new=" + newValues + " cv=" + changeVector;
+        }
+    }
+
+    private LockingLog() {
+    }
+
+    static Map<String, String> nodeProperties(String node) {
+        return Map.of("repl.node", node);
+    }
+
+    static String table(Vendor vendor, String name) {
+        return vendor == Vendor.H2 ? name.toUpperCase() : name;
+    }
+
+    static List<Row> read(Connection raw, Vendor vendor) throws SQLException {
+        List<Row> out = new ArrayList<>();
+        try (Statement s = raw.createStatement(); ResultSet rs = s.executeQuery(
+                "SELECT position, tx_id, command_type, table_name, old_values, new_values, change_vector, column_types"
+                        + " FROM " + table(vendor, "repl_log") + " ORDER BY position")) {
+            while (rs.next()) {
+                out.add(new Row(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+                        rs.getString(6), rs.getString(7), rs.getString(8)));
+            }
+        }
+        return out;
+    }
+
+    static List<String> texts(Connection raw, Vendor vendor) throws SQLException {
+        return read(raw, vendor).stream().map(Row::toString).toList();
+    }
+
+    static long count(Connection raw, String sql) throws SQLException {
+        try (Statement s = raw.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    static List<String> rows(Connection c, String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder b = new StringBuilder();
+                for (int i = 1; i <= n; i++) b.append(i > 1 ? "," : "").append(rs.getString(i));
+                out.add(b.toString());
+            }
+        }
+        return out;
+    }
+
+    static Connection repl(TestDatabase db) throws SQLException {
+        return db.openRepl(nodeProperties("n1"));
+    }
+}

@@ -1,0 +1,296 @@
+package io.jdbcrepl.capture.locking;
+
+import io.jdbcrepl.capture.CaptureException;
+import io.jdbcrepl.capture.CaptureSettings;
+import io.jdbcrepl.capture.ColumnInfo;
+import io.jdbcrepl.capture.LoggedColumns;
+import io.jdbcrepl.capture.TableInfo;
+import io.jdbcrepl.capture.sql.Assignment;
+import io.jdbcrepl.capture.sql.ColumnRef;
+import io.jdbcrepl.capture.sql.Dml;
+import io.jdbcrepl.capture.sql.InsertSource;
+import io.jdbcrepl.capture.sql.SqlFragment;
+import io.jdbcrepl.lcr.CommandType;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Plans the capture of one INSERT, UPDATE or DELETE on MariaDB or H2 (see {@link LockingPlan}). */
+public final class LockingPlanner {
+
+    /** Rows per page of a paged locking read, and per restricted UPDATE. */
+    public static final int DEFAULT_PAGE_SIZE = 1000;
+
+    private final LockingDialect dialect;
+    private final int pageSize;
+
+    public LockingPlanner(LockingDialect dialect) {
+        this(dialect, DEFAULT_PAGE_SIZE);
+    }
+
+    public LockingPlanner(LockingDialect dialect, int pageSize) {
+        this.dialect = dialect;
+        this.pageSize = pageSize;
+    }
+
+    public LockingPlan plan(Dml dml, TableInfo table, CaptureSettings settings) throws CaptureException {
+        if (!dml.returning().isEmpty()) {
+            throw unsupported(dml, table, "its own RETURNING clause", "run the statement without RETURNING and read"
+                    + " the rows in a separate query");
+        }
+        if (dml.from() != null && !dml.from().text().isBlank()) {
+            throw unsupported(dml, table, "a second table (FROM/USING)", "use a subquery in the WHERE clause");
+        }
+        return switch (dml.command()) {
+            case INSERT -> insert(dml, table, settings);
+            case UPDATE -> update(dml, table, settings);
+            case DELETE -> delete(dml, table);
+        };
+    }
+
+    // ---- INSERT and DELETE: one statement that returns the rows
+
+    private ReturningPlan insert(Dml dml, TableInfo table, CaptureSettings settings) throws CaptureException {
+        if (dml.onDuplicateKeyUpdate() != null) {
+            throw unsupported(dml, table, "ON DUPLICATE KEY UPDATE", "write it as INSERT IGNORE followed by an UPDATE");
+        }
+        if (dml.ignore() && dialect == LockingDialect.H2) {
+            throw unsupported(dml, table, "INSERT IGNORE", "insert the rows that do not exist yet with INSERT … SELECT … WHERE NOT EXISTS");
+        }
+        String ts = settings.timestampColumn() == null ? null : table.storedName(settings.timestampColumn());
+        List<String> targetColumns = new ArrayList<>(insertColumns(dml, table));
+        PlannedSql insert;
+        if (ts == null) {
+            insert = new PlannedSql(stripEnd(dml.sql()), allParameters(dml));
+        } else {
+            insert = insertWithTimestamp(dml, table, targetColumns, table.column(ts).orElseThrow());
+            if (!targetColumns.contains(ts)) targetColumns.add(ts);
+        }
+        LoggedColumns logged = LoggedColumns.forInsert(table, targetColumns, settings);
+        return returning(table, CommandType.INSERT, logged, insert, "FINAL");
+    }
+
+    private ReturningPlan delete(Dml dml, TableInfo table) {
+        PlannedSql delete = new PlannedSql(stripEnd(dml.sql()), allParameters(dml));
+        return returning(table, CommandType.DELETE, LoggedColumns.forDelete(table), delete, "OLD");
+    }
+
+    private ReturningPlan returning(TableInfo table, CommandType command, LoggedColumns logged, PlannedSql change,
+            String deltaTable) {
+        List<String> columns = table.columns().stream().map(ColumnInfo::name).toList();
+        SqlBuilder sql = new SqlBuilder();
+        if (dialect == LockingDialect.MARIADB) {
+            // A new line ends a trailing -- comment of the application's text.
+            sql.append(change).sql("\nRETURNING ").sql(dialect.quotedList(columns));
+        } else {
+            sql.sql("SELECT ").sql(dialect.quotedList(columns)).sql(" FROM " + deltaTable + " TABLE (")
+                    .append(change).sql("\n)");
+        }
+        return new ReturningPlan(table, command, logged, LogRowShape.of(command, table, logged), sql.build(), columns);
+    }
+
+    /** The INSERT rebuilt so that the timestamp column gets now (SPEC 5.6), keeping the parameters in order. */
+    private PlannedSql insertWithTimestamp(Dml dml, TableInfo table, List<String> columns, ColumnInfo ts)
+            throws CaptureException {
+        SqlBuilder sql = new SqlBuilder().sql("INSERT ").sql(dml.ignore() ? "IGNORE " : "").sql("INTO ")
+                .sql(dml.target().sqlText());
+        int at = columns.indexOf(ts.name());
+        List<String> target = new ArrayList<>(columns);
+        if (at < 0) target.add(ts.name());
+        sql.sql(" (").sql(dialect.quotedList(target)).sql(") VALUES ");
+        if (dml.insertSource() instanceof InsertSource.Values values) {
+            for (int r = 0; r < values.rows().size(); r++) {
+                List<SqlFragment> row = values.rows().get(r);
+                sql.sql(r > 0 ? ", (" : "(");
+                for (int i = 0; i < row.size(); i++) {
+                    if (i > 0) sql.sql(", ");
+                    if (i == at) overriding(sql, row.get(i), dialect.now(ts));
+                    else sql.fragment(row.get(i));
+                }
+                if (at < 0) sql.sql(row.isEmpty() ? "" : ", ").sql(dialect.now(ts));
+                sql.sql(")");
+            }
+        } else if (dml.insertSource() instanceof InsertSource.DefaultValues) {
+            sql.sql("(").sql(dialect.now(ts)).sql(")");
+        } else {
+            throw unsupported(dml, table, "INSERT … SELECT together with repl.timestamp." + table.name(),
+                    "insert with VALUES, or set the timestamp column in a following UPDATE");
+        }
+        return sql.build();
+    }
+
+    /** The columns an INSERT names, or the first columns of the table for one that names none. */
+    private List<String> insertColumns(Dml dml, TableInfo table) throws CaptureException {
+        if (!dml.assignedColumns().isEmpty()) return dml.assignedColumns().stream().map(c -> stored(table, c)).toList();
+        if (dml.insertSource() instanceof InsertSource.Values values) {
+            int arity = values.rows().get(0).size();
+            if (arity > table.columns().size()) {
+                throw new CaptureException("INSERT into " + table.qualifiedName() + " gives " + arity + " values for "
+                        + table.columns().size() + " columns");
+            }
+            return table.columns().subList(0, arity).stream().map(ColumnInfo::name).toList();
+        }
+        if (dml.insertSource() instanceof InsertSource.Query) {
+            return table.columns().stream().filter(c -> !c.generated()).map(ColumnInfo::name).toList();
+        }
+        return List.of();
+    }
+
+    // ---- UPDATE
+
+    private UpdatePlan update(Dml dml, TableInfo table, CaptureSettings settings) throws CaptureException {
+        if (dml.ignore()) {
+            throw unsupported(dml, table, "UPDATE IGNORE", "write the UPDATE without IGNORE");
+        }
+        List<String> assigned = new ArrayList<>();
+        for (Assignment a : dml.assignments()) assigned.add(stored(table, a.column()));
+        LoggedColumns logged = LoggedColumns.forUpdate(table, assigned, settings);
+        String ref = reference(dml);
+        String ts = settings.timestampColumn() == null ? null : table.storedName(settings.timestampColumn());
+        boolean keyAssigned = assigned.stream().anyMatch(table.key()::contains);
+        if (keyAssigned && dialect == LockingDialect.MARIADB) checkKeyAssignmentsFirst(dml, table, assigned);
+
+        List<String> otherOld = logged.oldColumns().stream().filter(c -> !table.key().contains(c)).toList();
+        List<String> pageKeys = new ArrayList<>(table.key());
+
+        // 1. the locking read
+        SqlBuilder select = new SqlBuilder().sql("SELECT ");
+        List<String> items = new ArrayList<>();
+        for (String k : table.key()) items.add(ref + "." + dialect.quote(k));
+        for (String c : otherOld) items.add(ref + "." + dialect.quote(c));
+        select.sql(String.join(", ", items));
+        if (keyAssigned) {
+            for (String k : table.key()) {
+                select.sql(", ");
+                int at = assigned.indexOf(k);
+                if (at < 0) select.sql(ref + "." + dialect.quote(k));
+                else select.sql("(").fragment(dml.assignments().get(at).value()).sql(")");
+            }
+        }
+        select.sql(" FROM ").sql(dml.target().sqlText());
+        if (dml.target().alias() != null) select.sql(" AS ").sql(ref);
+        // Not paged when keys change: a page after the last key could meet rows already moved there.
+        boolean paged = dml.orderBy() == null && dml.limit() == null && !keyAssigned;
+        PlannedSql head = select.build();
+        PlannedSql firstRead = lockingRead(dml, head, ref, pageKeys, paged, false);
+        PlannedSql nextRead = paged ? lockingRead(dml, head, ref, pageKeys, true, true) : null;
+
+        // 2. the restricted UPDATE (its WHERE is added per execution: the locked keys)
+        SqlBuilder update = new SqlBuilder().sql("UPDATE ").sql(dml.target().sqlText());
+        if (dml.target().alias() != null) update.sql(" AS ").sql(ref);
+        update.sql(" SET ");
+        ColumnInfo tsInfo = ts == null ? null : table.column(ts).orElseThrow();
+        for (int i = 0; i < dml.assignments().size(); i++) {
+            Assignment a = dml.assignments().get(i);
+            if (i > 0) update.sql(", ");
+            String column = assigned.get(i);
+            update.sql(dialect.quote(column) + " = ");
+            if (column.equals(ts)) overriding(update, a.value(), dialect.nextTimestamp(tsInfo, ref + "." + dialect.quote(ts)));
+            else update.fragment(a.value());
+        }
+        if (ts != null && !assigned.contains(ts)) {
+            // Last: MySQL evaluates SET left to right, and this reads the old timestamp.
+            update.sql(", " + dialect.quote(ts) + " = " + dialect.nextTimestamp(tsInfo, ref + "." + dialect.quote(ts)));
+        }
+        update.sql(" WHERE ");
+
+        // 3. the read of the new values
+        List<String> newItems = new ArrayList<>();
+        for (String k : table.key()) newItems.add(ref + "." + dialect.quote(k));
+        for (String c : logged.newColumns()) newItems.add(ref + "." + dialect.quote(c));
+        String readNew = "SELECT " + String.join(", ", newItems) + " FROM " + dml.target().sqlText()
+                + (dml.target().alias() != null ? " AS " + ref : "") + " WHERE ";
+
+        SqlBuilder suffix = new SqlBuilder();
+        if (dml.orderBy() != null && dialect == LockingDialect.MARIADB) suffix.sql(" ORDER BY ").fragment(dml.orderBy());
+        return new UpdatePlan(table, logged, otherOld, keyAssigned, pageSize, firstRead, nextRead, update.build(),
+                suffix.build(), readNew, ref, dialect);
+    }
+
+    private PlannedSql lockingRead(Dml dml, PlannedSql head, String ref, List<String> key, boolean paged, boolean after) {
+        SqlBuilder sql = new SqlBuilder().append(head);
+        List<String> conditions = new ArrayList<>();
+        if (dml.where() != null) conditions.add("where");
+        if (after) conditions.add("page");
+        for (int i = 0; i < conditions.size(); i++) {
+            sql.sql(i == 0 ? " WHERE " : " AND ");
+            if (conditions.get(i).equals("where")) sql.sql("(").fragment(dml.where()).sql(")");
+            else sql.append(pageAfter(ref, key));
+        }
+        if (paged) {
+            List<String> order = key.stream().map(k -> ref + "." + dialect.quote(k)).toList();
+            sql.sql(" ORDER BY ").sql(String.join(", ", order)).sql(dialect.limit(pageSize));
+        } else {
+            if (dml.orderBy() != null) sql.sql(" ORDER BY ").fragment(dml.orderBy());
+            if (dml.limit() != null) sql.sql(" LIMIT ").fragment(dml.limit());
+        }
+        return sql.sql(" FOR UPDATE").build();
+    }
+
+    /** {@code (k1 > ? OR (k1 = ? AND k2 > ?) …)}: the rows after the last key read. */
+    private PlannedSql pageAfter(String ref, List<String> key) {
+        SqlBuilder sql = new SqlBuilder().sql("(");
+        for (int i = 0; i < key.size(); i++) {
+            if (i > 0) sql.sql(" OR ");
+            sql.sql("(");
+            for (int j = 0; j <= i; j++) {
+                if (j > 0) sql.sql(" AND ");
+                sql.sql(ref + "." + dialect.quote(key.get(j)) + (j == i ? " > " : " = ")).driverValue();
+            }
+            sql.sql(")");
+        }
+        return sql.sql(")").build();
+    }
+
+    /**
+     * MySQL evaluates SET left to right: a key expression after another assignment would see its new
+     * value, which the locking read cannot compute. Key assignments must come first, one key column.
+     */
+    private void checkKeyAssignmentsFirst(Dml dml, TableInfo table, List<String> assigned) throws CaptureException {
+        int keys = 0;
+        for (String a : assigned) if (table.key().contains(a)) keys++;
+        if (keys > 1 || !table.key().contains(assigned.get(0))) {
+            throw unsupported(dml, table, "an assignment to a key column that is not the first of its SET list",
+                    "assign the key column first and only one key column per statement");
+        }
+    }
+
+    // ---- helpers
+
+    /** The driver's value replaces the application's, which is still evaluated (its parameters stay bound in order). */
+    private static void overriding(SqlBuilder sql, SqlFragment applicationValue, String driverValue) {
+        if (applicationValue.text().trim().equalsIgnoreCase("DEFAULT")) {
+            sql.sql(driverValue);
+            return;
+        }
+        sql.sql("CASE WHEN (").fragment(applicationValue).sql(") IS NULL THEN " + driverValue + " ELSE " + driverValue + " END");
+    }
+
+    private static List<Integer> allParameters(Dml dml) {
+        List<Integer> all = new ArrayList<>();
+        for (int i = 1; i <= dml.parameterCount(); i++) all.add(i);
+        return all;
+    }
+
+    /** The statement without trailing blanks and semicolons. */
+    static String stripEnd(String sql) {
+        int end = sql.length();
+        while (end > 0 && (Character.isWhitespace(sql.charAt(end - 1)) || sql.charAt(end - 1) == ';')) end--;
+        return sql.substring(0, end);
+    }
+
+    private String reference(Dml dml) {
+        if (dml.target().alias() != null) return dialect.quote(dml.target().alias());
+        return dialect.quote(dml.target().foldedName(dialect.sqlDialect()));
+    }
+
+    private String stored(TableInfo table, ColumnRef column) {
+        return table.storedName(dialect.sqlDialect().fold(column.name(), column.quoted()));
+    }
+
+    private static CaptureException unsupported(Dml dml, TableInfo table, String what, String instead) {
+        return new CaptureException(dml.command() + " on " + table.qualifiedName() + " with " + what
+                + " cannot be captured on this database: " + instead
+                + ", or set repl.unsupported=passthrough to run it uncaptured");
+    }
+}

@@ -1,0 +1,156 @@
+package io.jdbcrepl.capture.locking;
+
+import io.jdbcrepl.capture.LoggedColumns;
+import io.jdbcrepl.capture.TableInfo;
+import io.jdbcrepl.lcr.CommandType;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An UPDATE in three steps, never by predicate twice (ENGINEERING, known traps):
+ * <ol>
+ * <li>a locking read of the rows the statement changes: key, old logged columns and, when the
+ *     statement assigns key columns, their new values ({@link #lockingRead});</li>
+ * <li>the application's SET restricted to the locked keys ({@link #update});</li>
+ * <li>a read of the new values by (new) key ({@link #readNew}).</li>
+ * </ol>
+ * Without ORDER BY/LIMIT the locking read is paged by key ({@link #paged}): each page is changed
+ * and logged before the next is read, so memory stays bounded.
+ *
+ * <p>Columns of the locking read: the key columns (key order), then the other old columns
+ * ({@link #otherOldColumns}), then, when {@link #keyAssigned}, the new key (key order). Columns of
+ * {@link #readNew}: the key, then {@link LoggedColumns#newColumns()}.
+ */
+public final class UpdatePlan implements LockingPlan {
+
+    private final TableInfo table;
+    private final LoggedColumns logged;
+    private final LogRowShape shape;
+    private final List<String> otherOldColumns;
+    private final boolean keyAssigned;
+    private final int pageSize;
+    private final PlannedSql firstRead;
+    private final PlannedSql nextRead;
+    private final PlannedSql updatePrefix;
+    private final PlannedSql updateSuffix;
+    private final String readNewPrefix;
+    private final String keyReference;
+    private final LockingDialect dialect;
+
+    UpdatePlan(TableInfo table, LoggedColumns logged, List<String> otherOldColumns, boolean keyAssigned, int pageSize,
+            PlannedSql firstRead, PlannedSql nextRead, PlannedSql updatePrefix, PlannedSql updateSuffix,
+            String readNewPrefix,
+            String keyReference, LockingDialect dialect) {
+        this.table = table;
+        this.logged = logged;
+        this.shape = LogRowShape.of(CommandType.UPDATE, table, logged);
+        this.otherOldColumns = List.copyOf(otherOldColumns);
+        this.keyAssigned = keyAssigned;
+        this.pageSize = pageSize;
+        this.firstRead = firstRead;
+        this.nextRead = nextRead;
+        this.updatePrefix = updatePrefix;
+        this.updateSuffix = updateSuffix;
+        this.readNewPrefix = readNewPrefix;
+        this.keyReference = keyReference;
+        this.dialect = dialect;
+    }
+
+    @Override
+    public TableInfo table() {
+        return table;
+    }
+
+    @Override
+    public CommandType command() {
+        return CommandType.UPDATE;
+    }
+
+    @Override
+    public LoggedColumns logged() {
+        return logged;
+    }
+
+    @Override
+    public LogRowShape shape() {
+        return shape;
+    }
+
+    /** Old columns that are not key columns, in table order, after the key in the locking read. */
+    public List<String> otherOldColumns() {
+        return otherOldColumns;
+    }
+
+    /** Whether the statement assigns a key column: the locking read then also returns the new key. */
+    public boolean keyAssigned() {
+        return keyAssigned;
+    }
+
+    /** Whether the locking read is paged by key (the statement has no ORDER BY or LIMIT). */
+    public boolean paged() {
+        return nextRead != null;
+    }
+
+    /** Rows per page of a paged locking read. */
+    public int pageSize() {
+        return pageSize;
+    }
+
+    /**
+     * The locking read: the first page (or the whole read, when not paged) for {@code first}; else the
+     * page after a key, whose driver values are {@link #pageValues}.
+     */
+    public PlannedSql lockingRead(boolean first) {
+        if (!first && nextRead == null) throw new IllegalStateException("the locking read is not paged");
+        return first ? firstRead : nextRead;
+    }
+
+    /** The driver values of the next page's {@code key > last} condition, in order. */
+    public <V> List<V> pageValues(List<V> lastKey) {
+        // (k1 > ?) OR (k1 = ? AND k2 > ?) OR (k1 = ? AND k2 = ? AND k3 > ?) …
+        List<V> out = new ArrayList<>();
+        for (int i = 0; i < lastKey.size(); i++) {
+            for (int j = 0; j <= i; j++) out.add(lastKey.get(j));
+        }
+        return out;
+    }
+
+    /**
+     * The restricted UPDATE of {@code rows} keys; the driver binds the keys, row after row. On MariaDB
+     * it keeps the application's ORDER BY: the order rows are changed in decides whether a key update
+     * meets a duplicate on the way.
+     */
+    public PlannedSql update(int rows) {
+        return new SqlBuilder().append(updatePrefix).append(keyMatch(keyReference, rows)).append(updateSuffix).build();
+    }
+
+    /** The read of the new values of {@code rows} rows by key. */
+    public PlannedSql readNew(int rows) {
+        return new SqlBuilder().sql(readNewPrefix).append(keyMatch(keyReference, rows)).build();
+    }
+
+    /** {@code k IN (?, ?)} for one key column; {@code (a = ? AND b = ?) OR …} for several (index-friendly). */
+    PlannedSql keyMatch(String reference, int rows) {
+        SqlBuilder sql = new SqlBuilder();
+        List<String> key = table.key();
+        if (key.size() == 1) {
+            sql.sql(reference + "." + dialect.quote(key.get(0)) + " IN (");
+            for (int r = 0; r < rows; r++) {
+                if (r > 0) sql.sql(", ");
+                sql.driverValue();
+            }
+            return sql.sql(")").build();
+        }
+        sql.sql("(");
+        for (int r = 0; r < rows; r++) {
+            sql.sql(r > 0 ? " OR (" : "(");
+            for (int i = 0; i < key.size(); i++) {
+                if (i > 0) sql.sql(" AND ");
+                sql.sql(reference + "." + dialect.quote(key.get(i)) + " = ").driverValue();
+            }
+            sql.sql(")");
+        }
+        return sql.sql(")").build();
+    }
+}

@@ -1,0 +1,149 @@
+package io.jdbcrepl.capture.locking;
+
+import io.jdbcrepl.capture.CaptureException;
+import io.jdbcrepl.capture.CaptureSettings;
+import io.jdbcrepl.capture.ColumnInfo;
+import io.jdbcrepl.capture.TableInfo;
+import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.capture.sql.Dml;
+import io.jdbcrepl.capture.sql.SqlClassifier;
+import io.jdbcrepl.lcr.ValueType;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class LockingPlannerTest {
+
+    private static final TableInfo EMP = new TableInfo("hr", "emp", List.of(
+            new ColumnInfo("id", ValueType.INTEGER, "INT", false, false),
+            new ColumnInfo("name", ValueType.STRING, "VARCHAR", false, false),
+            new ColumnInfo("salary", ValueType.DECIMAL, "DECIMAL", true, false),
+            new ColumnInfo("ts", ValueType.TIMESTAMP, "DATETIME", true, false)), List.of("id"));
+    private static final TableInfo PAIR = new TableInfo("hr", "pair", List.of(
+            new ColumnInfo("a", ValueType.INTEGER, "INT", false, false),
+            new ColumnInfo("b", ValueType.INTEGER, "INT", false, false),
+            new ColumnInfo("v", ValueType.STRING, "VARCHAR", true, false)), List.of("a", "b"));
+    private static final CaptureSettings TS = new CaptureSettings(false, List.of(), List.of(), "ts");
+
+    private static LockingPlan plan(LockingDialect d, String sql, TableInfo table, CaptureSettings s) throws CaptureException {
+        return new LockingPlanner(d, 1000).plan((Dml) SqlClassifier.analyze(sql, d.sqlDialect()), table, s);
+    }
+
+    private static UpdatePlan update(String sql) throws CaptureException {
+        return (UpdatePlan) plan(LockingDialect.MARIADB, sql, EMP, CaptureSettings.DEFAULT);
+    }
+
+    @Test
+    void updateLocksReadsByWhereAndPagesByKey() throws Exception {
+        UpdatePlan p = update("UPDATE emp SET salary = salary * ? WHERE name = ? AND salary < ?");
+        assertThat(p.paged()).isTrue();
+        assertThat(p.lockingRead(true).text()).isEqualTo("SELECT `emp`.`id`, `emp`.`salary` FROM emp"
+                + " WHERE (name = ? AND salary < ?) ORDER BY `emp`.`id` LIMIT 1000 FOR UPDATE");
+        assertThat(p.lockingRead(true).parameters()).containsExactly(2, 3);
+        assertThat(p.lockingRead(false).text()).isEqualTo("SELECT `emp`.`id`, `emp`.`salary` FROM emp"
+                + " WHERE (name = ? AND salary < ?) AND ((`emp`.`id` > ?)) ORDER BY `emp`.`id` LIMIT 1000 FOR UPDATE");
+        assertThat(p.lockingRead(false).parameters()).containsExactly(2, 3, PlannedSql.DRIVER);
+    }
+
+    @Test
+    void restrictedUpdateBindsTheSetThenTheLockedKeys() throws Exception {
+        UpdatePlan p = update("UPDATE emp SET salary = salary * ? WHERE name = ?");
+        PlannedSql u = p.update(3);
+        assertThat(u.text()).isEqualTo("UPDATE emp SET `salary` = salary * ? WHERE `emp`.`id` IN (?, ?, ?)");
+        assertThat(u.parameters()).containsExactly(1, PlannedSql.DRIVER, PlannedSql.DRIVER, PlannedSql.DRIVER);
+        assertThat(p.readNew(2).text()).isEqualTo("SELECT `emp`.`id`, `emp`.`salary` FROM emp WHERE `emp`.`id` IN (?, ?)");
+        assertThat(p.readNew(2).driverValues()).isEqualTo(2);
+    }
+
+    @Test
+    void compositeKeysMatchAndPageWithExpandedConditions() throws Exception {
+        UpdatePlan p = (UpdatePlan) plan(LockingDialect.H2, "UPDATE pair SET v = ? WHERE v IS NULL", PAIR,
+                CaptureSettings.DEFAULT);
+        assertThat(p.update(2).text()).isEqualTo("UPDATE pair SET \"v\" = ? WHERE ((\"PAIR\".\"a\" = ? AND \"PAIR\".\"b\" = ?)"
+                + " OR (\"PAIR\".\"a\" = ? AND \"PAIR\".\"b\" = ?))");
+        assertThat(p.lockingRead(false).text()).contains("AND ((\"PAIR\".\"a\" > ?) OR (\"PAIR\".\"a\" = ? AND \"PAIR\".\"b\" > ?))")
+                .endsWith("ORDER BY \"PAIR\".\"a\", \"PAIR\".\"b\" FETCH FIRST 1000 ROWS ONLY FOR UPDATE");
+        assertThat(p.pageValues(List.of("a1", "b1"))).containsExactly("a1", "a1", "b1");
+    }
+
+    @Test
+    void orderByAndLimitAreKeptAndNotPaged() throws Exception {
+        UpdatePlan p = update("UPDATE emp SET name = ? WHERE salary > ? ORDER BY salary DESC LIMIT ?");
+        assertThat(p.paged()).isFalse();
+        assertThat(p.lockingRead(true).text()).endsWith("WHERE (salary > ?) ORDER BY salary DESC LIMIT ? FOR UPDATE");
+        assertThat(p.lockingRead(true).parameters()).containsExactly(2, 3);
+        assertThat(p.update(1).text()).endsWith("WHERE `emp`.`id` IN (?) ORDER BY salary DESC");
+        assertThat(p.update(1).parameters()).containsExactly(1, PlannedSql.DRIVER);
+    }
+
+    @Test
+    void keyUpdateReadsTheNewKeyAndIsNotPaged() throws Exception {
+        UpdatePlan p = update("UPDATE emp SET id = id + ?, name = ? WHERE id = ?");
+        assertThat(p.keyAssigned()).isTrue();
+        assertThat(p.paged()).isFalse();
+        assertThat(p.lockingRead(true).text()).isEqualTo(
+                "SELECT `emp`.`id`, `emp`.`name`, (id + ?) FROM emp WHERE (id = ?) FOR UPDATE");
+        assertThat(p.lockingRead(true).parameters()).containsExactly(1, 3);
+    }
+
+    @Test
+    void mariaDbRefusesAKeyAssignmentAfterAnotherAssignment() {
+        assertThatThrownBy(() -> update("UPDATE emp SET name = ?, id = id + 1"))
+                .isInstanceOf(CaptureException.class).hasMessageContaining("repl.unsupported");
+    }
+
+    @Test
+    void timestampIsSetLastFromTheOldValue() throws Exception {
+        UpdatePlan p = (UpdatePlan) plan(LockingDialect.MARIADB, "UPDATE emp SET name = ? WHERE id = ?", EMP, TS);
+        assertThat(p.update(1).text()).isEqualTo("UPDATE emp SET `name` = ?, `ts` = CASE WHEN `emp`.`ts` IS NULL OR"
+                + " `emp`.`ts` < NOW(6) THEN NOW(6) ELSE `emp`.`ts` + INTERVAL 1 MICROSECOND END WHERE `emp`.`id` IN (?)");
+        assertThat(p.logged().changeVector()).containsExactly("name", "ts");
+        assertThat(p.otherOldColumns()).containsExactly("name", "ts");
+    }
+
+    @Test
+    void insertAndDeleteReturnEveryColumn() throws Exception {
+        ReturningPlan ins = (ReturningPlan) plan(LockingDialect.MARIADB, "INSERT INTO emp (name) VALUES (?);", EMP,
+                CaptureSettings.DEFAULT);
+        assertThat(ins.sql().text()).isEqualTo("INSERT INTO emp (name) VALUES (?)\nRETURNING `id`, `name`, `salary`, `ts`");
+        assertThat(ins.sql().parameters()).containsExactly(1);
+        ReturningPlan del = (ReturningPlan) plan(LockingDialect.H2, "DELETE FROM emp WHERE id = ? -- bye", EMP,
+                CaptureSettings.DEFAULT);
+        assertThat(del.sql().text()).isEqualTo("SELECT \"id\", \"name\", \"salary\", \"ts\" FROM OLD TABLE (DELETE FROM emp WHERE id = ? -- bye\n)");
+        assertThat(del.logged().oldColumns()).hasSize(4);
+    }
+
+    @Test
+    void insertWithTimestampIsRebuiltKeepingParameters() throws Exception {
+        ReturningPlan ins = (ReturningPlan) plan(LockingDialect.H2, "INSERT INTO emp (name, ts) VALUES (?, ?), ('x', ?)",
+                EMP, TS);
+        assertThat(ins.sql().text()).isEqualTo("SELECT \"id\", \"name\", \"salary\", \"ts\" FROM FINAL TABLE (INSERT INTO emp"
+                + " (\"name\", \"ts\") VALUES (?, CASE WHEN (?) IS NULL THEN LOCALTIMESTAMP(6) ELSE LOCALTIMESTAMP(6) END),"
+                + " ('x', CASE WHEN (?) IS NULL THEN LOCALTIMESTAMP(6) ELSE LOCALTIMESTAMP(6) END)\n)");
+        assertThat(ins.sql().parameters()).containsExactly(1, 2, 3);
+        ReturningPlan appended = (ReturningPlan) plan(LockingDialect.MARIADB, "INSERT INTO emp (name) VALUES (?)", EMP, TS);
+        assertThat(appended.sql().text()).startsWith("INSERT INTO emp (`name`, `ts`) VALUES (?, NOW(6))");
+        assertThat(appended.logged().changeVector()).containsExactly("name", "ts");
+    }
+
+    @Test
+    void whatCannotBeCapturedExactlyIsRefused() {
+        for (String sql : List.of("INSERT INTO emp (id, name) VALUES (1, 'a') ON DUPLICATE KEY UPDATE name = 'b'",
+                "UPDATE IGNORE emp SET id = 1", "DELETE FROM emp WHERE id = 1 RETURNING id")) {
+            assertThatThrownBy(() -> plan(LockingDialect.MARIADB, sql, EMP, CaptureSettings.DEFAULT))
+                    .as(sql).isInstanceOf(CaptureException.class).hasMessageContaining("repl.unsupported")
+                    .extracting(e -> ((CaptureException) e).getSQLState()).isEqualTo("0A000");
+        }
+        assertThatThrownBy(() -> plan(LockingDialect.MARIADB, "INSERT INTO emp (name) SELECT name FROM emp", EMP, TS))
+                .isInstanceOf(CaptureException.class);
+    }
+
+    @Test
+    void logInsertHasNineValuesPerRow() {
+        assertThat(LogInsert.sql("`db`.`repl_log`", 2)).endsWith("VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        assertThat(Dialect.MYSQL).isEqualTo(LockingDialect.MARIADB.sqlDialect());
+    }
+}
