@@ -113,7 +113,12 @@ public final class Node {
         if (known != null) return known;
         List<String> keyOverride = config.keyColumns(schema, table, schema, foldsToUpper())
                 .map(cols -> cols.stream().map(dialect::fold).toList()).orElse(null);
-        Optional<TableInfo> loaded = TableCatalog.load(raw, dialect, schema, table, keyOverride);
+        Optional<TableInfo> loaded;
+        try {
+            loaded = TableCatalog.load(raw, dialect, schema, table, keyOverride);
+        } catch (IllegalArgumentException e) {
+            throw new CaptureException("repl.key." + table + "=" + String.join(",", keyOverride) + ": " + e.getMessage());
+        }
         if (loaded.isPresent() && loaded.get().key().isEmpty()) {
             throw new CaptureException("Table " + loaded.get().qualifiedName() + " is replicated but has no primary key:"
                     + " add one, name a substitute key with repl.key." + table + "=<columns>, or leave the table out"

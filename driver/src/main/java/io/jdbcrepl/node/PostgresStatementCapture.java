@@ -32,6 +32,9 @@ final class PostgresStatementCapture implements StatementInterceptor {
     private final PostgresCapture planner;
     private final Node node;
     private ResultSet generatedKeys;
+    private boolean keysRequested;
+    /** The update count of an execute() that ran the keys plan; ASK_THE_STATEMENT otherwise. */
+    private long updateCount = ASK_THE_STATEMENT;
 
     PostgresStatementCapture(CapturePlan plan, Dml dml, TableInfo table, PostgresCapture planner, Node node) {
         this.plan = plan;
@@ -51,6 +54,7 @@ final class PostgresStatementCapture implements StatementInterceptor {
         if (!request.generatedKeys().requested() || request.kind() != StatementKind.PREPARED) {
             return request.prepare(plan.sql());
         }
+        keysRequested = true;
         return request.connection().prepareStatement(keysPlan(request.generatedKeys()).sql(),
                 ResultSet.TYPE_SCROLL_INSENSITIVE, ResultSet.CONCUR_READ_ONLY);
     }
@@ -107,12 +111,34 @@ final class PostgresStatementCapture implements StatementInterceptor {
         int count = rows.last() ? rows.getRow() : 0;
         rows.beforeFirst();
         generatedKeys = rows;
+        updateCount = execution.method() == io.jdbcrepl.intercept.ExecuteMethod.EXECUTE ? count : ASK_THE_STATEMENT;
         return switch (execution.method()) {
             case EXECUTE -> Boolean.FALSE;
             case EXECUTE_QUERY -> throw new SQLException("No results were returned by the query.", "02000");
             case EXECUTE_UPDATE -> count;
             case EXECUTE_LARGE_UPDATE -> (long) count;
         };
+    }
+
+    @Override
+    public long updateCount() {
+        return updateCount;
+    }
+
+    @Override
+    public void moreResults() {
+        updateCount = -1; // no more results: JDBC's "-1 and false"
+    }
+
+    /** Generated keys of a captured batch would need one result across its entries: refused, not wrong. */
+    @Override
+    public long[] executeBatch(io.jdbcrepl.intercept.PreparedBatch batch) throws SQLException {
+        if (keysRequested) {
+            throw new java.sql.SQLFeatureNotSupportedException("Generated keys of a batch on a replicated table are not"
+                    + " supported yet (" + table.qualifiedName() + "): execute the entries one by one, or use"
+                    + " INSERT ... RETURNING", "0A000");
+        }
+        return batch.proceed();
     }
 
     @Override

@@ -209,8 +209,43 @@ public abstract class StatementProxy implements Statement {
         return wrap(si == null ? delegate.getGeneratedKeys() : si.generatedKeys(delegate));
     }
 
+    /** The interceptor that ran the last execution, which answers for its results. */
     StatementInterceptor generatedKeysInterceptor() {
         return lastInterceptor;
+    }
+
+    @Override
+    public int getUpdateCount() throws SQLException {
+        StatementInterceptor si = generatedKeysInterceptor();
+        long count = si == null ? StatementInterceptor.ASK_THE_STATEMENT : si.updateCount();
+        return count == StatementInterceptor.ASK_THE_STATEMENT ? delegate.getUpdateCount() : (int) count;
+    }
+
+    @Override
+    public long getLargeUpdateCount() throws SQLException {
+        StatementInterceptor si = generatedKeysInterceptor();
+        long count = si == null ? StatementInterceptor.ASK_THE_STATEMENT : si.updateCount();
+        return count == StatementInterceptor.ASK_THE_STATEMENT ? delegate.getLargeUpdateCount() : count;
+    }
+
+    @Override
+    public boolean getMoreResults() throws SQLException {
+        StatementInterceptor si = generatedKeysInterceptor();
+        if (si != null && si.updateCount() != StatementInterceptor.ASK_THE_STATEMENT) {
+            si.moreResults();
+            return false;
+        }
+        return delegate.getMoreResults();
+    }
+
+    @Override
+    public boolean getMoreResults(int current) throws SQLException {
+        StatementInterceptor si = generatedKeysInterceptor();
+        if (si != null && si.updateCount() != StatementInterceptor.ASK_THE_STATEMENT) {
+            si.moreResults();
+            return false;
+        }
+        return delegate.getMoreResults(current);
     }
 
     /** Wraps a result set of this statement; the same real result set gets the same proxy. */

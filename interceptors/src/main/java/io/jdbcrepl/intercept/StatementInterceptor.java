@@ -34,6 +34,21 @@ public interface StatementInterceptor {
         return statement.getGeneratedKeys();
     }
 
+    /**
+     * What {@code getUpdateCount()} answers after an execution this interceptor ran itself (as
+     * {@code execute()} returning false), or {@link #ASK_THE_STATEMENT}.
+     */
+    default long updateCount() {
+        return ASK_THE_STATEMENT;
+    }
+
+    /** {@code getMoreResults()} moved past the interceptor's own result. */
+    default void moreResults() {
+    }
+
+    /** {@link #updateCount()}'s answer when the real statement knows. */
+    long ASK_THE_STATEMENT = -2;
+
     /** Whether executions need the bound parameters ({@link Execution#parameters()}). */
     default boolean needsParameters() {
         return false;

@@ -101,6 +101,10 @@ public final class PostgresCapture {
     private CapturePlan insert(Dml dml, TableInfo table, CaptureSettings settings, List<String> selectItems) throws CaptureException {
         List<String> columns = insertColumns(dml, table);
         String ts = settings.timestampColumn() == null ? null : table.storedName(settings.timestampColumn());
+        if (ts != null && columns.isEmpty() && dml.insertSource() instanceof InsertSource.Query) {
+            throw new CaptureException("INSERT ... SELECT without a column list into " + table.qualifiedName()
+                    + ", whose repl.timestamp column the driver sets, cannot be captured: name the columns");
+        }
         StringBuilder source = new StringBuilder();
         List<String> targetColumns = new ArrayList<>(columns);
         InsertSource src = dml.insertSource();
@@ -125,7 +129,8 @@ public final class PostgresCapture {
         if (dml.onConflict() != null) change.append(' ').append(dml.onConflict().clause().text());
         change.append(" RETURNING ").append(reference(dml)).append(".*");
 
-        List<String> assigned = targetColumns;
+        List<String> assigned = targetColumns.isEmpty() && dml.insertSource() instanceof InsertSource.Query
+                ? table.columns().stream().map(ColumnInfo::name).toList() : targetColumns;
         LoggedColumns logged = LoggedColumns.forInsert(table, assigned, settings);
         String json = jsonObject(table, logged.newColumns(), "repl_changed", name -> name);
         return finish(dml, table, selectItems, change.toString(), "NULL", json, logged);
@@ -144,9 +149,8 @@ public final class PostgresCapture {
             }
             return table.columns().subList(0, arity).stream().map(ColumnInfo::name).toList();
         }
-        if (dml.insertSource() instanceof InsertSource.Query) {
-            return table.columns().stream().filter(c -> !c.generated()).map(ColumnInfo::name).toList();
-        }
+        // A query without a column list fills the first columns, as many as it selects: unknown here,
+        // so the statement keeps having no list (and its change vector names every column).
         return List.of();
     }
 
@@ -173,6 +177,10 @@ public final class PostgresCapture {
                     + " cannot be captured: list the columns, or set repl.unsupported=passthrough");
         }
         List<String> columns = insertColumns(dml, table);
+        if (columns.isEmpty()) {
+            throw new CaptureException("INSERT ... SELECT ... ON CONFLICT DO UPDATE without a column list into "
+                    + table.qualifiedName() + " cannot be captured: name the columns");
+        }
         String ts = settings.timestampColumn() == null ? null : table.storedName(settings.timestampColumn());
         List<String> targetColumns = new ArrayList<>(columns);
         if (ts != null && !columns.contains(ts)) targetColumns.add(ts);

@@ -1,0 +1,126 @@
+package io.jdbcrepl.cli;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The command table of SPEC section 7. A command whose action is null parses and checks its
+ * arguments like the finished one will, then says it is not available in this build.
+ */
+final class Commands {
+
+    static final Duration DEFAULT_WAIT_TIMEOUT = Duration.ofSeconds(60);
+
+    private static final List<Option> CONNECTION = List.of(Option.URL, Option.USER, Option.PASSWORD);
+
+    static final List<Command> ALL = List.of(
+            Command.leaf("demo", "", 0, 0,
+                    "run three embedded H2 nodes with a conflicting workload and print a summary",
+                    """
+                    Starts three embedded H2 nodes that replicate to each other, runs a small
+                    workload that makes update, uniqueness and delete conflicts on purpose, waits
+                    until the nodes have applied each other's changes, and prints what each node
+                    holds and how each conflict was resolved. Needs no database and no --url.""",
+                    List.of(), Command.Check.NONE, null),
+            Command.leaf("status", "", 0, 0,
+                    "show this node's peers, apply progress and error queue size",
+                    """
+                    Shows the node named by the URL's repl.node: its peers, for each peer the last
+                    transaction applied here and how many are still to apply, and the number of
+                    transactions waiting in the error queue.""",
+                    with(CONNECTION, Option.JSON), Command.Check.NONE, null),
+            Command.leaf("wait", "", 0, 0,
+                    "wait until the peers have applied everything committed here so far",
+                    """
+                    Waits until every transaction committed on this node before the call has been
+                    applied on each of its peers, or until --timeout passes (exit code 1).""",
+                    with(CONNECTION, Option.value("--timeout", "duration",
+                            "how long to wait, such as 30s, 5m or 1h (default 60s)")),
+                    invocation -> invocation.duration("--timeout", DEFAULT_WAIT_TIMEOUT), null),
+            Command.group("errors",
+                    "list, show, retry or delete transactions in the error queue",
+                    """
+                    A transaction that fails to apply and that no conflict handler resolves is
+                    parked in the error queue of the node that applies it, with its LCRs and the
+                    error. These subcommands inspect, re-execute or discard them.""",
+                    List.of(
+                            Command.leaf("errors list", "", 0, 0,
+                                    "list the queued transactions with their source and error",
+                                    """
+                                    Lists the transactions in this node's error queue: id, source
+                                    node, time of the failure, and the error.""",
+                                    with(CONNECTION, Option.JSON), Command.Check.NONE, null),
+                            Command.leaf("errors show", "<txn-id>", 1, 1,
+                                    "show one queued transaction's LCRs and error",
+                                    """
+                                    Shows one queued transaction: each of its row LCRs with old and
+                                    new values, and the error that parked it.""",
+                                    with(CONNECTION, Option.JSON), Command.Check.NONE, null),
+                            Command.leaf("errors retry", "<txn-id>", 0, 1,
+                                    "re-execute one queued transaction, or all with --all",
+                                    """
+                                    Re-executes a queued transaction through the configured conflict
+                                    handlers; one that succeeds leaves the queue. Give either a
+                                    <txn-id> or --all (every queued transaction, oldest first).""",
+                                    with(CONNECTION, Option.flag("--all",
+                                            "retry every queued transaction, oldest first")),
+                                    Commands::checkRetryTarget, null),
+                            Command.leaf("errors delete", "<txn-id>", 1, 1,
+                                    "remove one transaction from the queue without applying it",
+                                    """
+                                    Removes one transaction from the error queue without applying
+                                    it. Its changes are then lost on this node.""",
+                                    CONNECTION, Command.Check.NONE, null))),
+            Command.leaf("verify", "", 0, 0,
+                    "compare a table's rows across nodes and list the keys that differ",
+                    """
+                    Reads <table> on this node and on each of its peers (repl.peers), compares the
+                    rows by key and lists the keys whose rows differ or exist on one side only.
+                    Exit code 0 when all nodes agree, 1 when they differ.""",
+                    with(CONNECTION, Option.value("--table", "table",
+                            "schema.table or table (this connection's current schema)").asRequired(),
+                            Option.JSON),
+                    Command.Check.NONE, null),
+            Command.leaf("apply", "", 0, 0,
+                    "run the apply side (inbound server) on its own until interrupted",
+                    """
+                    Runs the inbound server in the foreground until interrupted: reads each peer's
+                    LCRs in commit order and applies them here, resolving conflicts with the
+                    configured handlers. Use it when the applications run with repl.apply=false.""",
+                    CONNECTION, Command.Check.NONE, null),
+            Command.leaf("install", "", 0, 0,
+                    "create the driver's tables (what repl.install=auto does)",
+                    """
+                    Creates the driver's tables in repl.schema, as repl.install=auto does on the
+                    first connection; tables that exist already are left as they are, so running
+                    it twice is harmless.""",
+                    CONNECTION, Command.Check.NONE, null));
+
+    private Commands() {}
+
+    static Command find(String name) {
+        for (Command command : ALL) {
+            if (command.name.equals(name)) {
+                return command;
+            }
+        }
+        return null;
+    }
+
+    private static List<Option> with(List<Option> first, Option... more) {
+        List<Option> all = new ArrayList<>(first);
+        all.addAll(List.of(more));
+        return all;
+    }
+
+    private static void checkRetryTarget(Invocation invocation) throws UsageException {
+        boolean all = invocation.flag("--all");
+        boolean one = !invocation.operands().isEmpty();
+        if (all == one) {
+            throw new UsageException(all
+                    ? "'errors retry' takes either <txn-id> or --all, not both"
+                    : "'errors retry' needs <txn-id> or --all");
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package io.jdbcrepl.cli;
+
+/**
+ * One {@code --name} option of a command: a flag when {@code valueName} is null, otherwise it
+ * takes a value ({@code --name value} or {@code --name=value}).
+ */
+record Option(String name, String valueName, String description, boolean required) {
+
+    static final Option URL = new Option("--url", "jdbc:repl:url",
+            "this node's jdbc:repl: URL; repl.* keys may be in its query string", true);
+    static final Option USER = new Option("--user", "name", "database user", false);
+    static final Option PASSWORD = new Option("--password", "secret",
+            "database password (never printed)", false);
+    static final Option JSON = new Option("--json", null, "print JSON instead of text", false);
+
+    static Option flag(String name, String description) {
+        return new Option(name, null, description, false);
+    }
+
+    static Option value(String name, String valueName, String description) {
+        return new Option(name, valueName, description, false);
+    }
+
+    Option asRequired() {
+        return new Option(name, valueName, description, true);
+    }
+
+    boolean takesValue() {
+        return valueName != null;
+    }
+
+    /** "--url <jdbc:repl:url>", bracketed when optional, for usage lines. */
+    String synopsis() {
+        String text = takesValue() ? name + " <" + valueName + ">" : name;
+        return required ? text : "[" + text + "]";
+    }
+
+    /** "--url <jdbc:repl:url>" without brackets, for the option list. */
+    String label() {
+        return takesValue() ? name + " <" + valueName + ">" : name;
+    }
+}

@@ -1,0 +1,385 @@
+package io.jdbcrepl.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class MainTest {
+
+    private static final String URL = "jdbc:repl:h2:mem:cli";
+    private static final String SECRET = "s3cr3t-Pa55";
+
+    /** The smallest valid arguments of every runnable command, after its name. */
+    private static final Map<String, List<String>> VALID_ARGS = Map.of(
+            "demo", List.of(),
+            "status", List.of("--url", URL),
+            "wait", List.of("--url", URL),
+            "errors list", List.of("--url", URL),
+            "errors show", List.of("--url", URL, "dbs1.42"),
+            "errors retry", List.of("--url", URL, "dbs1.42"),
+            "errors delete", List.of("--url", URL, "dbs1.42"),
+            "verify", List.of("--url", URL, "--table", "hr.employees"),
+            "apply", List.of("--url", URL),
+            "install", List.of("--url", URL));
+
+    record Result(int exitCode, String out, String err) {
+        String all() {
+            return out + err;
+        }
+    }
+
+    static Result run(List<String> args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Main.run(args.toArray(String[]::new),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    static Result run(String... args) {
+        return run(List.of(args));
+    }
+
+    static Result runCommand(String command, List<String> args) {
+        List<String> all = new ArrayList<>(List.of(command.split(" ")));
+        all.addAll(args);
+        return run(all);
+    }
+
+    /** Every command that runs itself, subcommands included. */
+    static Stream<String> leafCommands() {
+        return Commands.ALL.stream()
+                .flatMap(c -> c.isGroup() ? c.subcommands.stream() : Stream.of(c))
+                .map(c -> c.name);
+    }
+
+    static Stream<String> commandsWithUrl() {
+        return leafCommands().filter(name -> !name.equals("demo"));
+    }
+
+    static Stream<String> allCommandNames() {
+        return Stream.concat(Commands.ALL.stream().map(c -> c.name), leafCommands()).distinct();
+    }
+
+    @Test
+    void everyRunnableCommandHasValidArgumentsInThisTest() {
+        assertThat(leafCommands()).containsExactlyInAnyOrderElementsOf(VALID_ARGS.keySet());
+    }
+
+    @Test
+    void theSpecsCommandsAreAllThere() {
+        assertThat(leafCommands()).containsExactlyInAnyOrder("demo", "status", "wait", "errors list",
+                "errors show", "errors retry", "errors delete", "verify", "apply", "install");
+    }
+
+    // --- global ---
+
+    @Test
+    void noArgumentsIsAUsageErrorThatShowsTheCommands() {
+        Result result = run();
+        assertThat(result.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(result.out()).isEmpty();
+        assertThat(result.err()).startsWith("jdbc-repl: no command given").contains("status", "install");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"--help", "-h", "help"})
+    void globalHelpListsEveryCommandAndTheExitCodes(String help) {
+        Result result = run(help);
+        assertThat(result.exitCode()).isEqualTo(ExitCode.OK);
+        assertThat(result.err()).isEmpty();
+        for (Command command : Commands.ALL) {
+            assertThat(result.out()).contains("  " + command.name + " ");
+        }
+        assertThat(result.out()).contains(ExitCode.SUMMARY);
+    }
+
+    @Test
+    void versionPrintsTheProductAndAVersion() {
+        Result result = run("--version");
+        assertThat(result.exitCode()).isEqualTo(ExitCode.OK);
+        assertThat(result.out()).matches("jdbc:repl \\S.*\\R");
+    }
+
+    @Test
+    void unknownCommandIsOneLineAndAHint() {
+        Result result = run("stauts", "--url", URL);
+        assertThat(result.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(result.out()).isEmpty();
+        assertThat(result.err().lines()).containsExactly(
+                "jdbc-repl: unknown command 'stauts'",
+                "Try 'java -jar jdbc-repl-driver.jar --help'.");
+    }
+
+    @Test
+    void unknownGlobalOptionIsAUsageError() {
+        Result result = run("--verbose", "status");
+        assertThat(result.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(result.err()).startsWith("jdbc-repl: unknown option '--verbose'");
+    }
+
+    @Test
+    void helpForAnUnknownTopicIsAUsageError() {
+        assertThat(run("help", "nope").exitCode()).isEqualTo(ExitCode.USAGE);
+    }
+
+    // --- every command ---
+
+    @ParameterizedTest
+    @MethodSource("allCommandNames")
+    void helpShowsUsageOptionsAndExitCodes(String command) {
+        for (String help : List.of("--help", "-h")) {
+            Result result = runCommand(command, List.of(help));
+            assertThat(result.exitCode()).isEqualTo(ExitCode.OK);
+            assertThat(result.err()).isEmpty();
+            assertThat(result.out())
+                    .startsWith("usage: java -jar jdbc-repl-driver.jar " + command)
+                    .contains(ExitCode.SUMMARY);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("leafCommands")
+    void helpListsEveryOption(String command) {
+        String help = runCommand(command, List.of("--help")).out();
+        for (Option option : commandNamed(command).options) {
+            assertThat(help).contains(option.label());
+        }
+        assertThat(help).contains("-h, --help");
+    }
+
+    @ParameterizedTest
+    @MethodSource("leafCommands")
+    void helpThroughTheHelpCommandIsTheSame(String command) {
+        List<String> args = new ArrayList<>(List.of("help"));
+        args.addAll(List.of(command.split(" ")));
+        assertThat(run(args).out()).isEqualTo(runCommand(command, List.of("--help")).out());
+    }
+
+    @ParameterizedTest
+    @MethodSource("leafCommands")
+    void helpWinsOverWrongArguments(String command) {
+        Result result = runCommand(command, List.of("--no-such-option", "--help"));
+        assertThat(result.exitCode()).isEqualTo(ExitCode.OK);
+        assertThat(result.out()).startsWith("usage:");
+    }
+
+    @ParameterizedTest
+    @MethodSource("leafCommands")
+    void validArgumentsReachTheCommandWhichSaysItIsNotAvailableYet(String command) {
+        Result result = runCommand(command, VALID_ARGS.get(command));
+        assertThat(result.exitCode()).isEqualTo(ExitCode.NOT_AVAILABLE);
+        assertThat(result.out()).isEmpty();
+        assertThat(result.err().lines()).containsExactly(
+                "jdbc-repl: '" + command + "' is not available yet in this build (exit code 3)");
+    }
+
+    @ParameterizedTest
+    @MethodSource("leafCommands")
+    void unknownOptionIsOneLineAndAHintToTheCommandsHelp(String command) {
+        List<String> args = new ArrayList<>(VALID_ARGS.get(command));
+        args.add("--colour");
+        Result result = runCommand(command, args);
+        assertThat(result.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(result.out()).isEmpty();
+        assertThat(result.err().lines()).containsExactly(
+                "jdbc-repl: unknown option '--colour' for '" + command + "'",
+                "Try 'java -jar jdbc-repl-driver.jar " + command + " --help'.");
+    }
+
+    @ParameterizedTest
+    @MethodSource("commandsWithUrl")
+    void missingUrlIsAUsageError(String command) {
+        List<String> args = new ArrayList<>(VALID_ARGS.get(command));
+        int at = args.indexOf("--url");
+        args.remove(at + 1);
+        args.remove(at);
+        Result result = runCommand(command, args);
+        assertThat(result.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(result.err().lines()).containsExactly(
+                "jdbc-repl: '" + command + "' needs --url <jdbc:repl:url>",
+                "Try 'java -jar jdbc-repl-driver.jar " + command + " --help'.");
+    }
+
+    @ParameterizedTest
+    @MethodSource("commandsWithUrl")
+    void urlMustBeAReplUrlAndIsNotEchoed(String command) {
+        List<String> args = new ArrayList<>(VALID_ARGS.get(command));
+        args.set(args.indexOf(URL), "jdbc:postgresql://db1/hr?password=" + SECRET);
+        Result result = runCommand(command, args);
+        assertThat(result.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(result.err()).contains("--url must be a jdbc:repl: URL, not one starting 'jdbc:postgresql:'");
+        assertThat(result.all()).doesNotContain(SECRET);
+    }
+
+    @ParameterizedTest
+    @MethodSource("commandsWithUrl")
+    void urlCanBeGivenWithAnEqualsSign(String command) {
+        List<String> args = new ArrayList<>(VALID_ARGS.get(command));
+        int at = args.indexOf("--url");
+        args.remove(at + 1);
+        args.set(at, "--url=" + URL);
+        assertThat(runCommand(command, args).exitCode()).isEqualTo(ExitCode.NOT_AVAILABLE);
+    }
+
+    @ParameterizedTest
+    @MethodSource("commandsWithUrl")
+    void passwordIsAcceptedAndNeverPrinted(String command) {
+        List<String> valid = new ArrayList<>(VALID_ARGS.get(command));
+        valid.addAll(List.of("--user", "repl", "--password", SECRET));
+        Result ok = runCommand(command, valid);
+        assertThat(ok.exitCode()).isEqualTo(ExitCode.NOT_AVAILABLE);
+        assertThat(ok.all()).doesNotContain(SECRET);
+
+        List<String> twice = new ArrayList<>(valid);
+        twice.add("--password=" + SECRET);
+        Result repeated = runCommand(command, twice);
+        assertThat(repeated.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(repeated.err()).contains("option '--password' is given twice");
+        assertThat(repeated.all()).doesNotContain(SECRET);
+
+        List<String> misspelt = new ArrayList<>(VALID_ARGS.get(command));
+        misspelt.add("--pasword=" + SECRET);
+        Result unknown = runCommand(command, misspelt);
+        assertThat(unknown.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(unknown.all()).contains("'--pasword'").doesNotContain(SECRET);
+    }
+
+    @ParameterizedTest
+    @MethodSource("commandsWithUrl")
+    void optionWithoutItsValueIsAUsageError(String command) {
+        List<String> args = new ArrayList<>(VALID_ARGS.get(command));
+        args.add("--user");
+        Result result = runCommand(command, args);
+        assertThat(result.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(result.err()).startsWith("jdbc-repl: option '--user' needs a value <name>");
+    }
+
+    @ParameterizedTest
+    @MethodSource("leafCommands")
+    void anOperandTooManyIsAUsageError(String command) {
+        List<String> args = new ArrayList<>(VALID_ARGS.get(command));
+        args.addAll(List.of("dbs1.1", "dbs1.2"));
+        Result result = runCommand(command, args);
+        assertThat(result.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(result.err()).startsWith("jdbc-repl: '" + command + "' takes ");
+    }
+
+    // --- per command ---
+
+    @ParameterizedTest
+    @ValueSource(strings = {"status", "errors list", "errors show", "verify"})
+    void jsonIsAcceptedWhereItMakesSense(String command) {
+        List<String> args = new ArrayList<>(VALID_ARGS.get(command));
+        args.add("--json");
+        assertThat(runCommand(command, args).exitCode()).isEqualTo(ExitCode.NOT_AVAILABLE);
+
+        args.set(args.size() - 1, "--json=yes");
+        Result withValue = runCommand(command, args);
+        assertThat(withValue.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(withValue.err()).startsWith("jdbc-repl: option '--json' takes no value");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"wait", "errors retry", "errors delete", "apply", "install"})
+    void jsonIsNotAnOptionOfCommandsThatOnlyAct(String command) {
+        List<String> args = new ArrayList<>(VALID_ARGS.get(command));
+        args.add("--json");
+        assertThat(runCommand(command, args).exitCode()).isEqualTo(ExitCode.USAGE);
+    }
+
+    @Test
+    void demoNeedsNoUrlAndTakesNone() {
+        assertThat(run("demo").exitCode()).isEqualTo(ExitCode.NOT_AVAILABLE);
+        Result result = run("demo", "--url", URL);
+        assertThat(result.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(result.err()).startsWith("jdbc-repl: unknown option '--url' for 'demo'");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"500ms", "30s", "5m", "1h", "7d", "30S"})
+    void waitAcceptsDurations(String timeout) {
+        assertThat(run("wait", "--url", URL, "--timeout", timeout).exitCode()).isEqualTo(ExitCode.NOT_AVAILABLE);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "30", "5x", "-1s", "1.5s", "s", "99999999999999999999d", "9999999999999999d"})
+    void waitRejectsWhatIsNotADuration(String timeout) {
+        Result result = run("wait", "--url", URL, "--timeout", timeout);
+        assertThat(result.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(result.err()).startsWith("jdbc-repl: option '--timeout' ");
+    }
+
+    @Test
+    void errorsNeedsASubcommand() {
+        Result none = run("errors");
+        assertThat(none.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(none.err().lines()).containsExactly(
+                "jdbc-repl: 'errors' needs a subcommand: list, show, retry, delete",
+                "Try 'java -jar jdbc-repl-driver.jar errors --help'.");
+
+        Result unknown = run("errors", "purge", "--url", URL);
+        assertThat(unknown.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(unknown.err()).startsWith("jdbc-repl: unknown subcommand 'purge' of 'errors'");
+    }
+
+    @Test
+    void errorsHelpListsItsSubcommands() {
+        Result result = run("errors", "--help");
+        assertThat(result.exitCode()).isEqualTo(ExitCode.OK);
+        assertThat(result.out()).contains("  list ", "  show ", "  retry ", "  delete ");
+    }
+
+    @Test
+    void errorsRetryTakesATransactionOrAllButNotBoth() {
+        assertThat(run("errors", "retry", "--url", URL, "--all").exitCode()).isEqualTo(ExitCode.NOT_AVAILABLE);
+        assertThat(run("errors", "retry", "--url", URL, "dbs1.42").exitCode()).isEqualTo(ExitCode.NOT_AVAILABLE);
+
+        Result both = run("errors", "retry", "--url", URL, "--all", "dbs1.42");
+        assertThat(both.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(both.err()).startsWith("jdbc-repl: 'errors retry' takes either <txn-id> or --all, not both");
+
+        Result neither = run("errors", "retry", "--url", URL);
+        assertThat(neither.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(neither.err()).startsWith("jdbc-repl: 'errors retry' needs <txn-id> or --all");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"errors show", "errors delete"})
+    void transactionIdIsRequired(String command) {
+        Result result = runCommand(command, List.of("--url", URL));
+        assertThat(result.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(result.err()).startsWith("jdbc-repl: '" + command + "' needs <txn-id>");
+    }
+
+    @Test
+    void doubleDashEndsOptionsSoAnIdMayStartWithADash() {
+        assertThat(run("errors", "show", "--url", URL, "--", "-42").exitCode()).isEqualTo(ExitCode.NOT_AVAILABLE);
+        assertThat(run("errors", "show", "--url", URL, "-42").exitCode()).isEqualTo(ExitCode.USAGE);
+    }
+
+    @Test
+    void verifyNeedsATable() {
+        Result result = run("verify", "--url", URL);
+        assertThat(result.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(result.err()).startsWith("jdbc-repl: 'verify' needs --table <table>");
+    }
+
+    private static Command commandNamed(String name) {
+        String[] words = name.split(" ");
+        Command command = Commands.find(words[0]);
+        return words.length == 1 ? command : command.subcommand(words[1]);
+    }
+}

@@ -1,0 +1,224 @@
+package io.jdbcrepl.bench;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import javax.sql.DataSource;
+
+/**
+ * Capture overhead on PostgreSQL (issue 3's figure): the same transactions on replicated tables
+ * through raw pgjdbc and through {@code jdbc:repl:postgresql:} with {@code repl.node} (every
+ * changed row logged in {@code repl_log}), HikariCP pools of the same size, same database, same
+ * run, interleaved rounds, durable commits.
+ *
+ * <p>Workloads: {@code update}, a single-row UPDATE transaction (autocommit); {@code tpcb}, a
+ * TPC-B-like transaction: three updates (account, teller, branch), one select, one insert.
+ * Settings as system properties: bench.threads (8), bench.rounds (5), bench.seconds (5),
+ * bench.warmup (5), bench.workloads (update,tpcb), bench.pool (8). PGHOST/PGPORT/PGUSER/PGPASSWORD.
+ */
+public final class CaptureBenchmark {
+
+    static final double TARGET_RATIO = 0.85;
+    private static final int ACCOUNTS = 100_000;
+    private static final int TELLERS = 100;
+    private static final int BRANCHES = 10;
+
+    private final String host = env("PGHOST", "127.0.0.1");
+    private final String port = env("PGPORT", "5432");
+    private final String user = env("PGUSER", "postgres");
+    private final String password = env("PGPASSWORD", "");
+    private final int poolSize = Integer.getInteger("bench.pool", 8);
+    private final String database = "repl_bench_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    private final PrintStream out = System.out;
+
+    public static void main(String[] args) throws Exception {
+        new CaptureBenchmark().run();
+    }
+
+    void run() throws Exception {
+        int threads = Integer.getInteger("bench.threads", 8);
+        int rounds = Integer.getInteger("bench.rounds", 5);
+        Duration round = Duration.ofSeconds(Integer.getInteger("bench.seconds", 5));
+        Duration warmup = Duration.ofSeconds(Integer.getInteger("bench.warmup", 5));
+        String named = System.getProperty("bench.workloads", "");
+        List<String> workloads = List.of((named.isBlank() ? "update,tpcb" : named).split(","));
+        createDatabase();
+        Thread dropOnExit = new Thread(this::dropDatabaseQuietly, "drop-" + database);
+        Runtime.getRuntime().addShutdownHook(dropOnExit);
+        List<Harness.Result> results = new ArrayList<>();
+        try (HikariDataSource raw = pool("pgjdbc", rawUrl(), false);
+             HikariDataSource repl = pool("jdbc-repl", "jdbc:repl:" + rawUrl().substring("jdbc:".length()), true)) {
+            out.println("CaptureBenchmark " + ZonedDateTime.now().withNano(0) + ", java " + Runtime.version()
+                    + ", " + Runtime.getRuntime().availableProcessors() + " processors, pool " + poolSize
+                    + ", database " + database);
+            for (String workload : workloads) {
+                Harness.Settings settings = new Harness.Settings(threads, warmup, round, rounds);
+                List<Harness.Variant> variants = List.of(
+                        new Harness.Variant("pgjdbc", operation(workload.trim(), raw)),
+                        new Harness.Variant("jdbc:repl capture", operation(workload.trim(), repl)));
+                Harness.Result result = Harness.run(workload.trim(), settings, variants, out);
+                Harness.print(result, out);
+                results.add(result);
+            }
+            printLogFigures(raw);
+        } finally {
+            dropDatabaseQuietly();
+            Runtime.getRuntime().removeShutdownHook(dropOnExit);
+        }
+        out.printf(Locale.ROOT, "%nSummary: jdbc:repl capture / pgjdbc (target: ratio of medians >= %.2f)%n", TARGET_RATIO);
+        for (Harness.Result r : results) {
+            out.printf(Locale.ROOT, "%-8s threads %d: median %.0f vs %.0f ops/s, ratio %.3f (rounds %.3f..%.3f)%n",
+                    r.workload(), r.settings().threads(), r.median(1), r.median(0), r.ratioOfMedians(1),
+                    Harness.min(r.roundRatios(1)), Harness.max(r.roundRatios(1)));
+        }
+    }
+
+    private Harness.Operation operation(String workload, DataSource pool) {
+        return switch (workload) {
+            case "update" -> () -> update(pool);
+            case "tpcb" -> () -> tpcb(pool);
+            default -> throw new IllegalArgumentException("unknown workload '" + workload + "': update or tpcb");
+        };
+    }
+
+    private static void update(DataSource pool) throws SQLException {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        try (Connection c = pool.getConnection();
+             PreparedStatement ps = c.prepareStatement("UPDATE bench_accounts SET abalance = abalance + ? WHERE aid = ?")) {
+            ps.setInt(1, random.nextInt(-5000, 5000));
+            ps.setInt(2, random.nextInt(1, ACCOUNTS + 1));
+            if (ps.executeUpdate() != 1) throw new IllegalStateException("account not updated");
+        }
+    }
+
+    /** pgbench's TPC-B-like transaction. */
+    private static void tpcb(DataSource pool) throws SQLException {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        int aid = random.nextInt(1, ACCOUNTS + 1);
+        int tid = random.nextInt(1, TELLERS + 1);
+        int bid = random.nextInt(1, BRANCHES + 1);
+        int delta = random.nextInt(-5000, 5000);
+        try (Connection c = pool.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                try (PreparedStatement ps = c.prepareStatement("UPDATE bench_accounts SET abalance = abalance + ? WHERE aid = ?")) {
+                    ps.setInt(1, delta);
+                    ps.setInt(2, aid);
+                    ps.executeUpdate();
+                }
+                try (PreparedStatement ps = c.prepareStatement("SELECT abalance FROM bench_accounts WHERE aid = ?")) {
+                    ps.setInt(1, aid);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                    }
+                }
+                try (PreparedStatement ps = c.prepareStatement("UPDATE bench_tellers SET tbalance = tbalance + ? WHERE tid = ?")) {
+                    ps.setInt(1, delta);
+                    ps.setInt(2, tid);
+                    ps.executeUpdate();
+                }
+                try (PreparedStatement ps = c.prepareStatement("UPDATE bench_branches SET bbalance = bbalance + ? WHERE bid = ?")) {
+                    ps.setInt(1, delta);
+                    ps.setInt(2, bid);
+                    ps.executeUpdate();
+                }
+                try (PreparedStatement ps = c.prepareStatement(
+                        "INSERT INTO bench_history (tid, bid, aid, delta, mtime) VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP)")) {
+                    ps.setInt(1, tid);
+                    ps.setInt(2, bid);
+                    ps.setInt(3, aid);
+                    ps.setInt(4, delta);
+                    ps.executeUpdate();
+                }
+                c.commit();
+            } catch (SQLException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
+            }
+        }
+    }
+
+    private void printLogFigures(DataSource raw) throws SQLException {
+        try (Connection c = raw.getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*), avg(pg_column_size(l.*)), avg(octet_length(old_values::text)"
+                     + " + octet_length(new_values::text) + octet_length(column_types::text)"
+                     + " + coalesce(octet_length(change_vector::text), 0)) FROM repl_log l")) {
+            rs.next();
+            out.printf(Locale.ROOT, "repl_log: %d LCRs, %.0f bytes per LCR row (pg_column_size), %.0f bytes of JSON per LCR%n",
+                    rs.getLong(1), rs.getDouble(2), rs.getDouble(3));
+        }
+        out.println("round trips per captured statement on PostgreSQL: 1 (the rewritten statement)");
+    }
+
+    private HikariDataSource pool(String name, String url, boolean capture) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName(name);
+        config.setJdbcUrl(url);
+        config.setUsername(user);
+        config.setPassword(password);
+        config.setMaximumPoolSize(poolSize);
+        config.setMinimumIdle(poolSize);
+        if (capture) config.addDataSourceProperty("repl.node", "bench");
+        return new HikariDataSource(config);
+    }
+
+    private String rawUrl() {
+        return "jdbc:postgresql://" + host + ":" + port + "/" + database;
+    }
+
+    private Connection connect(String url) throws SQLException {
+        Properties credentials = new Properties();
+        credentials.setProperty("user", user);
+        credentials.setProperty("password", password);
+        return DriverManager.getConnection(url, credentials);
+    }
+
+    private void createDatabase() throws SQLException {
+        try (Connection admin = connect("jdbc:postgresql://" + host + ":" + port + "/postgres");
+             Statement s = admin.createStatement()) {
+            s.execute("CREATE DATABASE " + database);
+        }
+        try (Connection c = connect(rawUrl()); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE bench_branches (bid int PRIMARY KEY, bbalance int NOT NULL, filler char(88))");
+            s.execute("CREATE TABLE bench_tellers (tid int PRIMARY KEY, bid int NOT NULL, tbalance int NOT NULL, filler char(84))");
+            s.execute("CREATE TABLE bench_accounts (aid int PRIMARY KEY, bid int NOT NULL, abalance int NOT NULL, filler char(84))");
+            s.execute("CREATE TABLE bench_history (hid bigserial PRIMARY KEY, tid int, bid int, aid int, delta int,"
+                    + " mtime timestamp, filler char(22))");
+            s.execute("INSERT INTO bench_branches SELECT g, 0 FROM generate_series(1, " + BRANCHES + ") g");
+            s.execute("INSERT INTO bench_tellers SELECT g, (g - 1) % " + BRANCHES + " + 1, 0 FROM generate_series(1, " + TELLERS + ") g");
+            s.execute("INSERT INTO bench_accounts SELECT g, (g - 1) % " + BRANCHES + " + 1, 0 FROM generate_series(1, " + ACCOUNTS + ") g");
+            s.execute("VACUUM ANALYZE");
+        }
+    }
+
+    private synchronized void dropDatabaseQuietly() {
+        try (Connection admin = connect("jdbc:postgresql://" + host + ":" + port + "/postgres");
+             Statement s = admin.createStatement()) {
+            s.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+        } catch (SQLException e) {
+            System.err.println("could not drop database " + database + ": " + e.getMessage());
+        }
+    }
+
+    private static String env(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null || value.isEmpty() ? fallback : value;
+    }
+}
