@@ -138,6 +138,16 @@ public final class CaptureSession implements ConnectionInterceptor {
         if (transaction != null) transaction.forget();
     }
 
+    /** Rows changed through an updatable result set would have no LCR: refused, loudly. */
+    @Override
+    public void checkConcurrency(int resultSetConcurrency) throws SQLException {
+        if (resultSetConcurrency == java.sql.ResultSet.CONCUR_UPDATABLE) {
+            throw new java.sql.SQLFeatureNotSupportedException("Updatable result sets (CONCUR_UPDATABLE) are not"
+                    + " supported on a capturing connection (repl.node=" + node.name() + "): their changes would not be"
+                    + " captured; change rows with UPDATE, INSERT and DELETE statements", "0A000");
+        }
+    }
+
     /** {@link #PASS} or a {@link Capture}, cached per (current schema, SQL). */
     private Object decide(String sql) throws SQLException {
         String schema = currentSchema();

@@ -39,12 +39,14 @@ public abstract class ConnectionProxy implements Connection {
 
     @Override
     public Statement createStatement(int resultSetType, int resultSetConcurrency) throws SQLException {
+        if (interceptor != null) interceptor.checkConcurrency(resultSetConcurrency);
         return ProxyFactory.statement(this, delegate.createStatement(resultSetType, resultSetConcurrency));
     }
 
     @Override
     public Statement createStatement(int resultSetType, int resultSetConcurrency, int resultSetHoldability)
             throws SQLException {
+        if (interceptor != null) interceptor.checkConcurrency(resultSetConcurrency);
         return ProxyFactory.statement(this, delegate.createStatement(resultSetType, resultSetConcurrency,
                 resultSetHoldability));
     }
@@ -83,6 +85,7 @@ public abstract class ConnectionProxy implements Connection {
             return ProxyFactory.prepared(this, delegate.prepareStatement(sql, resultSetType, resultSetConcurrency),
                     sql, null, GeneratedKeys.NONE);
         }
+        interceptor.checkConcurrency(resultSetConcurrency);
         return prepared(new Request(sql, StatementKind.PREPARED, GeneratedKeys.NONE,
                 s -> delegate.prepareStatement(s, resultSetType, resultSetConcurrency)));
     }
@@ -94,6 +97,7 @@ public abstract class ConnectionProxy implements Connection {
             return ProxyFactory.prepared(this, delegate.prepareStatement(sql, resultSetType, resultSetConcurrency,
                     resultSetHoldability), sql, null, GeneratedKeys.NONE);
         }
+        interceptor.checkConcurrency(resultSetConcurrency);
         return prepared(new Request(sql, StatementKind.PREPARED, GeneratedKeys.NONE,
                 s -> delegate.prepareStatement(s, resultSetType, resultSetConcurrency, resultSetHoldability)));
     }
@@ -110,6 +114,7 @@ public abstract class ConnectionProxy implements Connection {
         if (interceptor == null) {
             return ProxyFactory.callable(this, delegate.prepareCall(sql, resultSetType, resultSetConcurrency), sql, null);
         }
+        interceptor.checkConcurrency(resultSetConcurrency);
         return callable(new Request(sql, StatementKind.CALLABLE, GeneratedKeys.NONE,
                 s -> delegate.prepareCall(s, resultSetType, resultSetConcurrency)));
     }
@@ -121,6 +126,7 @@ public abstract class ConnectionProxy implements Connection {
             return ProxyFactory.callable(this, delegate.prepareCall(sql, resultSetType, resultSetConcurrency,
                     resultSetHoldability), sql, null);
         }
+        interceptor.checkConcurrency(resultSetConcurrency);
         return callable(new Request(sql, StatementKind.CALLABLE, GeneratedKeys.NONE,
                 s -> delegate.prepareCall(s, resultSetType, resultSetConcurrency, resultSetHoldability)));
     }

@@ -29,6 +29,13 @@ public interface ConnectionInterceptor {
         return sql;
     }
 
+    /**
+     * A statement is created or prepared with this result set concurrency; an exception refuses it
+     * (changes made through an updatable result set are not statements an interceptor sees).
+     */
+    default void checkConcurrency(int resultSetConcurrency) throws SQLException {
+    }
+
     /** Around a plain statement's batch ({@code addBatch(String)} entries). */
     default long[] executeBatch(SqlBatch batch) throws SQLException {
         return batch.proceed();

@@ -145,7 +145,10 @@ public enum ValueType {
             case BOOLEAN -> rs.getBoolean(column);
             case INTEGER -> rs.getLong(column);
             case DECIMAL -> rs.getBigDecimal(column);
-            case FLOAT -> rs.getDouble(column);
+            // A real read as double has two values (pgjdbc's text and binary forms differ): always
+            // the float, widened.
+            case FLOAT -> rs.getMetaData().getColumnType(column) == Types.REAL ? (double) rs.getFloat(column)
+                    : rs.getDouble(column);
             case STRING, JSON -> rs.getString(column);
             case DATE -> rs.getObject(column, LocalDate.class);
             case TIME -> rs.getObject(column, LocalTime.class);

@@ -169,8 +169,10 @@ public final class LockingPlanner {
         }
         select.sql(" FROM ").sql(dml.target().sqlText());
         if (dml.target().alias() != null) select.sql(" AS ").sql(ref);
-        // Not paged when keys change: a page after the last key could meet rows already moved there.
-        boolean paged = dml.orderBy() == null && dml.limit() == null && !keyAssigned;
+        // Not paged: each page is a new read, which sees rows committed after the statement began
+        // (unlike the application's single statement) and, while others keep inserting into the
+        // range, need never end. One locking read; the restricted UPDATEs still go a page at a time.
+        boolean paged = false;
         PlannedSql head = select.build();
         PlannedSql firstRead = lockingRead(dml, head, ref, pageKeys, paged, false);
         PlannedSql nextRead = paged ? lockingRead(dml, head, ref, pageKeys, true, true) : null;

@@ -39,6 +39,9 @@ import java.util.Map;
  */
 public final class PostgresCapture {
 
+    private static final java.util.Set<String> CHARACTER_TYPES = java.util.Set.of("bpchar", "char", "character",
+            "varchar", "character varying", "text", "name", "citext");
+
     /** json_build_object takes at most 100 arguments: 50 columns a call. */
     private static final int COLUMNS_PER_CALL = 50;
 
@@ -467,7 +470,13 @@ public final class PostgresCapture {
     private static String jsonValue(ColumnInfo column, String value) {
         return switch (column.type()) {
             case BINARY -> "translate(encode(" + value + ", 'base64'), E'\\n', '')";
-            case STRING, JSON -> value + "::text";
+            // As text: JSON numbers have no negative zero; a real is widened as JDBC reads it.
+            case FLOAT -> "(" + value + "::float8)::text";
+            // Character types as they are (char(n) keeps its padding); others (arrays, enums,
+            // intervals, json) as their text, not as structured JSON.
+            case STRING -> CHARACTER_TYPES.contains(column.typeName().toLowerCase(java.util.Locale.ROOT))
+                    ? value : value + "::text";
+            case JSON -> value + "::text";
             default -> value;
         };
     }
