@@ -116,6 +116,30 @@ class HikariIT {
         assertThat(db.awaitServerConnectionsAtMost(0)).isZero();
     }
 
+    /** dataSourceClassName=io.jdbcrepl.ReplDataSource: HikariCP sets url, user, password, config. */
+    @ForEachVendor
+    void dataSourceClassNameWithReplDataSource(Vendor vendor) throws Exception {
+        TestDatabase db = databases.create(vendor, "hikari_ds");
+        Properties p = new Properties();
+        p.setProperty("dataSourceClassName", "io.jdbcrepl.ReplDataSource");
+        p.setProperty("dataSource.url", db.replUrl(java.util.Map.of("repl.supplemental", "ALL")));
+        p.setProperty("dataSource.user", db.user());
+        p.setProperty("dataSource.password", db.password());
+        p.setProperty("maximumPoolSize", "2");
+        try (HikariDataSource pool = new HikariDataSource(new HikariConfig(p));
+                Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+            assertThat(c.isWrapperFor(java.sql.Connection.class)).isTrue();
+            assertThat(c.unwrap(Connection.class).getClass().getName()).startsWith("io.jdbcrepl.proxy.");
+            s.execute("CREATE TABLE greeting (id int PRIMARY KEY, text varchar(20))");
+            assertThat(s.executeUpdate("INSERT INTO greeting VALUES (1, 'hello')")).isEqualTo(1);
+            try (ResultSet rs = s.executeQuery("SELECT text FROM greeting")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString(1)).isEqualTo("hello");
+            }
+        }
+        assertThat(db.awaitServerConnectionsAtMost(0)).isZero();
+    }
+
     @ForEachVendor
     void unknownReplKeyInDataSourcePropertiesFailsPoolStart(Vendor vendor) throws Exception {
         TestDatabase db = databases.create(vendor, "hikari_bad");
