@@ -151,11 +151,10 @@ public final class CaptureSession implements ConnectionInterceptor {
     /** {@link #PASS} or a {@link Capture}, cached per (current schema, SQL). */
     private Object decide(String sql) throws SQLException {
         String schema = currentSchema();
-        String key = schema + "\u0000" + sql;
-        Object cached = node.planCache().get(key);
+        Object cached = node.planCache().get(schema, sql);
         if (cached != null) return cached;
         Object decision = plan(sql, schema);
-        node.planCache().put(key, decision);
+        node.planCache().put(schema, sql, decision);
         return decision;
     }
 

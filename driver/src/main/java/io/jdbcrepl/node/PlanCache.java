@@ -1,46 +1,40 @@
 package io.jdbcrepl.node;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.function.Supplier;
+import java.util.concurrent.ConcurrentHashMap;
 
-/** A bounded cache of per-SQL decisions for plain statements (least recently used out). */
+/**
+ * A bounded cache of per-SQL capture decisions, shared by a node's connections. Read on every
+ * prepare and plain execution, so reads take no lock; when it is full it starts afresh (an
+ * application with more distinct statements than this pays a re-plan now and then).
+ */
 public final class PlanCache {
 
-    private final Map<String, Object> entries;
+    /** The current schema and the SQL text: unqualified table names depend on both. */
+    record Key(String schema, String sql) {
+    }
+
+    private final int capacity;
+    private final Map<Key, Object> entries = new ConcurrentHashMap<>();
 
     public PlanCache(int capacity) {
-        this.entries = new LinkedHashMap<>(64, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, Object> eldest) {
-                return size() > capacity;
-            }
-        };
+        this.capacity = capacity;
     }
 
-    public synchronized Object get(String key) {
-        return entries.get(key);
+    public Object get(String schema, String sql) {
+        return entries.get(new Key(schema, sql));
     }
 
-    public synchronized void put(String key, Object value) {
-        entries.put(key, value);
+    public void put(String schema, String sql, Object decision) {
+        if (entries.size() >= capacity) entries.clear();
+        entries.put(new Key(schema, sql), decision);
     }
 
-    public synchronized void clear() {
+    public void clear() {
         entries.clear();
     }
 
-    public synchronized int size() {
+    public int size() {
         return entries.size();
-    }
-
-    /** For callers that need no per-connection input. */
-    public Object computeIfAbsent(String key, Supplier<Object> compute) {
-        Object v = get(key);
-        if (v == null) {
-            v = compute.get();
-            put(key, v);
-        }
-        return v;
     }
 }
