@@ -53,9 +53,22 @@ public final class CaptureSession implements ConnectionInterceptor {
             this.locking = null;
             this.transaction = null;
         } else {
+            if (node.dialect() == Dialect.MYSQL) requireMariaDb(raw);
             this.postgres = null;
             this.locking = new LockingPlanner(LockingDialect.of(node.dialect()));
             this.transaction = new LockingTransaction(node.dialect(), node.changeLog());
+        }
+    }
+
+    /**
+     * Capture on the MySQL dialect uses MariaDB's INSERT/DELETE ... RETURNING: a MySQL server is
+     * refused when the connection opens, not with a syntax error at its first INSERT.
+     */
+    private static void requireMariaDb(Connection raw) throws SQLException {
+        String version = raw.getMetaData().getDatabaseProductVersion();
+        if (version == null || !version.toLowerCase(java.util.Locale.ROOT).contains("mariadb")) {
+            throw new SQLException("Capture (repl.node) on a MySQL server (" + version + ") is not available in this"
+                    + " build: it needs MariaDB 10.6+; connect without repl.node for a pass-through connection", "0A000");
         }
     }
 
