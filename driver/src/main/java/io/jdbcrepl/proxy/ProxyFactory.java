@@ -10,7 +10,6 @@ import net.bytebuddy.description.modifier.Visibility;
 import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.dynamic.loading.ClassLoadingStrategy;
 import net.bytebuddy.dynamic.scaffold.subclass.ConstructorStrategy;
-import net.bytebuddy.implementation.Implementation;
 import net.bytebuddy.implementation.MethodCall;
 
 import java.lang.invoke.MethodHandle;
@@ -153,12 +152,12 @@ public final class ProxyFactory {
                 .modifiers(Visibility.PUBLIC, TypeManifestation.FINAL)
                 // Every interface method the base leaves alone, default methods included
                 // (matching only abstract ones would drop JDBC 4.2's executeLargeUpdate & co).
-                .method(isDeclaredBy(isInterface())).intercept(forwardTo("delegate"));
+                .method(isDeclaredBy(isInterface())).intercept(forwardCall("delegate"));
         if (PreparedStatement.class.isAssignableFrom(base)) {
-            builder = builder.method(isDeclaredBy(PreparedStatement.class)).intercept(forwardTo("psDelegate"));
+            builder = builder.method(isDeclaredBy(PreparedStatement.class)).intercept(forwardCall("psDelegate"));
         }
         if (CallableStatement.class.isAssignableFrom(base)) {
-            builder = builder.method(isDeclaredBy(CallableStatement.class)).intercept(forwardTo("csDelegate"));
+            builder = builder.method(isDeclaredBy(CallableStatement.class)).intercept(forwardCall("csDelegate"));
         }
         if (base == DatabaseMetaDataProxy.class) {
             builder = builder.method(isDeclaredBy(isInterface()).and(returns(ResultSet.class)))
@@ -169,15 +168,11 @@ public final class ProxyFactory {
             builder = builder
                     .method(isDeclaredBy(PreparedStatement.class).and(nameStartsWith("set"))
                             .and(takesArgument(0, int.class)))
-                    .intercept(Advice.to(RecordParameter.class).wrap(forwardTo("psDelegate")));
+                    .intercept(Advice.to(RecordParameter.class).wrap(forwardCall("psDelegate")));
         }
         try (DynamicType.Unloaded<?> unloaded = builder.make()) {
             return unloaded.load(base.getClassLoader(), ClassLoadingStrategy.UsingLookup.of(LOOKUP)).getLoaded();
         }
-    }
-
-    private static Implementation forwardTo(String field) {
-        return forwardCall(field);
     }
 
     private static MethodCall forwardCall(String field) {
