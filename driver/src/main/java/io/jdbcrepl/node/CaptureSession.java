@@ -35,6 +35,8 @@ public final class CaptureSession implements ConnectionInterceptor {
     private static final DriverLog LOG = DriverLog.of(CaptureSession.class);
     /** Cached decision for SQL that is left to the real driver. */
     private static final Object PASS = new Object();
+    /** A statement on a replicated table that does not exist (yet): passed through, never cached. */
+    private static final Object NO_SUCH_TABLE = new Object();
 
     private final Node node;
     private final Connection raw;
@@ -167,6 +169,7 @@ public final class CaptureSession implements ConnectionInterceptor {
         Object cached = node.planCache().get(schema, sql);
         if (cached != null) return cached;
         Object decision = plan(sql, schema);
+        if (decision == NO_SUCH_TABLE) return PASS; // not cached: a table created later must be captured
         node.planCache().put(schema, sql, decision);
         return decision;
     }
@@ -181,7 +184,7 @@ public final class CaptureSession implements ConnectionInterceptor {
         String table = target.foldedName(node.dialect());
         if (!node.config().isReplicated(targetSchema, table, schema, node.foldsToUpper())) return PASS;
         Optional<TableInfo> info = node.table(raw, targetSchema, table);
-        if (info.isEmpty()) return PASS; // no such table: the database reports it as usual
+        if (info.isEmpty()) return NO_SUCH_TABLE; // the database reports it as usual
         try {
             if (locking != null) return new LockingCapture(locking.plan(dml, info.get(), node.settings(info.get())));
             return new Capture(dml, info.get(), postgres.plan(dml, info.get(), node.settings(info.get())));

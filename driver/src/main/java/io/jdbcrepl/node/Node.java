@@ -124,7 +124,8 @@ public final class Node {
                     + " add one, name a substitute key with repl.key." + table + "=<columns>, or leave the table out"
                     + " with repl.exclude");
         }
-        if (loaded.isPresent()) settings(loaded.get()); // fails now on unknown columns in log groups or timestamps
+        if (loaded.isEmpty()) return loaded; // not cached: the table may be created later
+        settings(loaded.get()); // fails now on unknown columns in log groups or timestamps
         tables.put(key, loaded);
         return loaded;
     }
