@@ -21,10 +21,11 @@ import java.util.concurrent.ThreadLocalRandom;
 import javax.sql.DataSource;
 
 /**
- * Capture overhead on PostgreSQL (issue 3's figure): the same transactions on replicated tables
- * through raw pgjdbc and through {@code jdbc:repl:postgresql:} with {@code repl.node} (every
- * changed row logged in {@code repl_log}), HikariCP pools of the same size, same database, same
- * run, interleaved rounds, durable commits.
+ * Capture overhead (issue 3's figure): the same transactions on replicated tables through the raw
+ * driver and through {@code jdbc:repl:…} with {@code repl.node} (every changed row logged in
+ * {@code repl_log}), HikariCP pools of the same size, same database, same run, interleaved rounds,
+ * durable commits. This class runs it on PostgreSQL; {@link MariaDbCaptureBenchmark} on MariaDB,
+ * through the same code with another {@link Server}.
  *
  * <p>Workloads: {@code update}, a single-row UPDATE transaction (autocommit); {@code tpcb}, a
  * TPC-B-like transaction: three updates (account, teller, branch), one select, one insert.
@@ -33,21 +34,52 @@ import javax.sql.DataSource;
  */
 public final class CaptureBenchmark {
 
-    static final double TARGET_RATIO = 0.85;
-    private static final int ACCOUNTS = 100_000;
-    private static final int TELLERS = 100;
-    private static final int BRANCHES = 10;
+    static final int ACCOUNTS = 100_000;
+    static final int TELLERS = 100;
+    static final int BRANCHES = 10;
 
-    private final String host = env("PGHOST", "127.0.0.1");
-    private final String port = env("PGPORT", "5432");
-    private final String user = env("PGUSER", "postgres");
-    private final String password = env("PGPASSWORD", "");
+    /** What differs between the databases the benchmark runs on. */
+    interface Server {
+        /** The raw driver's name, as printed. */
+        String driverName();
+
+        double targetRatio();
+
+        /** The raw driver's URL of a database; the capturing one is {@code jdbc:repl:} + the rest. */
+        String url(String database);
+
+        String user();
+
+        String password();
+
+        /** Creates the database and the benchmark's tables, filled. */
+        void create(String database) throws SQLException;
+
+        void drop(String database) throws SQLException;
+
+        /** Prints the change log's size per LCR, the round trips per statement and the durability settings. */
+        void printLogFigures(Connection c, PrintStream out) throws SQLException;
+
+        /**
+         * SQL that reads how many statements this session has sent (itself included), to count the
+         * round trips of one operation; null where the server does not tell.
+         */
+        default String sessionStatementCount() {
+            return null;
+        }
+    }
+
+    private final Server server;
     private final int poolSize = Integer.getInteger("bench.pool", 8);
     private final String database = "repl_bench_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     private final PrintStream out = System.out;
 
+    CaptureBenchmark(Server server) {
+        this.server = server;
+    }
+
     public static void main(String[] args) throws Exception {
-        new CaptureBenchmark().run();
+        new CaptureBenchmark(new Postgres()).run();
     }
 
     void run() throws Exception {
@@ -57,11 +89,11 @@ public final class CaptureBenchmark {
         Duration warmup = Duration.ofSeconds(Integer.getInteger("bench.warmup", 5));
         String named = System.getProperty("bench.workloads", "");
         List<String> workloads = List.of((named.isBlank() ? "update,tpcb" : named).split(","));
-        createDatabase();
+        server.create(database);
         Thread dropOnExit = new Thread(this::dropDatabaseQuietly, "drop-" + database);
         Runtime.getRuntime().addShutdownHook(dropOnExit);
         List<Harness.Result> results = new ArrayList<>();
-        try (HikariDataSource raw = pool("pgjdbc", rawUrl(), false);
+        try (HikariDataSource raw = pool(server.driverName(), rawUrl(), false);
              HikariDataSource repl = pool("jdbc-repl", "jdbc:repl:" + rawUrl().substring("jdbc:".length()), true)) {
             out.println("CaptureBenchmark " + ZonedDateTime.now().withNano(0) + ", java " + Runtime.version()
                     + ", " + Runtime.getRuntime().availableProcessors() + " processors, pool " + poolSize
@@ -69,22 +101,56 @@ public final class CaptureBenchmark {
             for (String workload : workloads) {
                 Harness.Settings settings = new Harness.Settings(threads, warmup, round, rounds);
                 List<Harness.Variant> variants = List.of(
-                        new Harness.Variant("pgjdbc", operation(workload.trim(), raw)),
+                        new Harness.Variant(server.driverName(), operation(workload.trim(), raw)),
                         new Harness.Variant("jdbc:repl capture", operation(workload.trim(), repl)));
                 Harness.Result result = Harness.run(workload.trim(), settings, variants, out);
                 Harness.print(result, out);
                 results.add(result);
             }
-            printLogFigures(raw);
+            try (Connection c = raw.getConnection()) {
+                server.printLogFigures(c, out);
+            }
+            if (server.sessionStatementCount() != null) {
+                for (String workload : workloads) {
+                    out.printf(Locale.ROOT, "round trips per %s transaction: %s %d, jdbc:repl capture %d%n", workload.trim(),
+                            server.driverName(), roundTrips(workload.trim(), rawUrl(), false),
+                            roundTrips(workload.trim(), "jdbc:repl:" + rawUrl().substring("jdbc:".length()), true));
+                }
+            }
         } finally {
             dropDatabaseQuietly();
             Runtime.getRuntime().removeShutdownHook(dropOnExit);
         }
-        out.printf(Locale.ROOT, "%nSummary: jdbc:repl capture / pgjdbc (target: ratio of medians >= %.2f)%n", TARGET_RATIO);
+        out.printf(Locale.ROOT, "%nSummary: jdbc:repl capture / %s (target: ratio of medians >= %.2f)%n",
+                server.driverName(), server.targetRatio());
         for (Harness.Result r : results) {
             out.printf(Locale.ROOT, "%-8s threads %d: median %.0f vs %.0f ops/s, ratio %.3f (rounds %.3f..%.3f)%n",
                     r.workload(), r.settings().threads(), r.median(1), r.median(0), r.ratioOfMedians(1),
                     Harness.min(r.roundRatios(1)), Harness.max(r.roundRatios(1)));
+        }
+    }
+
+    /** Statements one operation sends, on a pool of one connection (warmed up first). */
+    private long roundTrips(String workload, String url, boolean capture) throws Exception {
+        try (HikariDataSource one = pool("count", url, capture)) {
+            one.setMaximumPoolSize(1);
+            Harness.Operation op = operation(workload, one);
+            op.run();
+            try (Connection c = one.getConnection()) {
+                long before = statements(c);
+                c.close();
+                op.run();
+                try (Connection d = one.getConnection()) {
+                    return statements(d) - before - 1; // less the count's own statement
+                }
+            }
+        }
+    }
+
+    private long statements(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(server.sessionStatementCount())) {
+            rs.next();
+            return rs.getLong(rs.getMetaData().getColumnCount());
         }
     }
 
@@ -155,24 +221,12 @@ public final class CaptureBenchmark {
         }
     }
 
-    private void printLogFigures(DataSource raw) throws SQLException {
-        try (Connection c = raw.getConnection(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT count(*), avg(pg_column_size(l.*)), avg(octet_length(old_values::text)"
-                     + " + octet_length(new_values::text) + octet_length(column_types::text)"
-                     + " + coalesce(octet_length(change_vector::text), 0)) FROM repl_log l")) {
-            rs.next();
-            out.printf(Locale.ROOT, "repl_log: %d LCRs, %.0f bytes per LCR row (pg_column_size), %.0f bytes of JSON per LCR%n",
-                    rs.getLong(1), rs.getDouble(2), rs.getDouble(3));
-        }
-        out.println("round trips per captured statement on PostgreSQL: 1 (the rewritten statement)");
-    }
-
     private HikariDataSource pool(String name, String url, boolean capture) {
         HikariConfig config = new HikariConfig();
         config.setPoolName(name);
         config.setJdbcUrl(url);
-        config.setUsername(user);
-        config.setPassword(password);
+        config.setUsername(server.user());
+        config.setPassword(server.password());
         config.setMaximumPoolSize(poolSize);
         config.setMinimumIdle(poolSize);
         if (capture) config.addDataSourceProperty("repl.node", "bench");
@@ -180,45 +234,97 @@ public final class CaptureBenchmark {
     }
 
     private String rawUrl() {
-        return "jdbc:postgresql://" + host + ":" + port + "/" + database;
-    }
-
-    private Connection connect(String url) throws SQLException {
-        Properties credentials = new Properties();
-        credentials.setProperty("user", user);
-        credentials.setProperty("password", password);
-        return DriverManager.getConnection(url, credentials);
-    }
-
-    private void createDatabase() throws SQLException {
-        try (Connection admin = connect("jdbc:postgresql://" + host + ":" + port + "/postgres");
-             Statement s = admin.createStatement()) {
-            s.execute("CREATE DATABASE " + database);
-        }
-        try (Connection c = connect(rawUrl()); Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE bench_branches (bid int PRIMARY KEY, bbalance int NOT NULL, filler char(88))");
-            s.execute("CREATE TABLE bench_tellers (tid int PRIMARY KEY, bid int NOT NULL, tbalance int NOT NULL, filler char(84))");
-            s.execute("CREATE TABLE bench_accounts (aid int PRIMARY KEY, bid int NOT NULL, abalance int NOT NULL, filler char(84))");
-            s.execute("CREATE TABLE bench_history (hid bigserial PRIMARY KEY, tid int, bid int, aid int, delta int,"
-                    + " mtime timestamp, filler char(22))");
-            s.execute("INSERT INTO bench_branches SELECT g, 0 FROM generate_series(1, " + BRANCHES + ") g");
-            s.execute("INSERT INTO bench_tellers SELECT g, (g - 1) % " + BRANCHES + " + 1, 0 FROM generate_series(1, " + TELLERS + ") g");
-            s.execute("INSERT INTO bench_accounts SELECT g, (g - 1) % " + BRANCHES + " + 1, 0 FROM generate_series(1, " + ACCOUNTS + ") g");
-            s.execute("VACUUM ANALYZE");
-        }
+        return server.url(database);
     }
 
     private synchronized void dropDatabaseQuietly() {
-        try (Connection admin = connect("jdbc:postgresql://" + host + ":" + port + "/postgres");
-             Statement s = admin.createStatement()) {
-            s.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+        try {
+            server.drop(database);
         } catch (SQLException e) {
             System.err.println("could not drop database " + database + ": " + e.getMessage());
         }
     }
 
-    private static String env(String name, String fallback) {
+    static Connection connect(Server server, String url) throws SQLException {
+        Properties credentials = new Properties();
+        credentials.setProperty("user", server.user());
+        credentials.setProperty("password", server.password());
+        return DriverManager.getConnection(url, credentials);
+    }
+
+    static String env(String name, String fallback) {
         String value = System.getenv(name);
         return value == null || value.isEmpty() ? fallback : value;
+    }
+
+    /** PostgreSQL through pgjdbc; target 0.85. */
+    static final class Postgres implements Server {
+        private final String host = env("PGHOST", "127.0.0.1");
+        private final String port = env("PGPORT", "5432");
+        private final String user = env("PGUSER", "postgres");
+        private final String password = env("PGPASSWORD", "");
+
+        @Override
+        public String driverName() {
+            return "pgjdbc";
+        }
+
+        @Override
+        public double targetRatio() {
+            return 0.85;
+        }
+
+        @Override
+        public String url(String database) {
+            return "jdbc:postgresql://" + host + ":" + port + "/" + database;
+        }
+
+        @Override
+        public String user() {
+            return user;
+        }
+
+        @Override
+        public String password() {
+            return password;
+        }
+
+        @Override
+        public void create(String database) throws SQLException {
+            try (Connection admin = connect(this, url("postgres")); Statement s = admin.createStatement()) {
+                s.execute("CREATE DATABASE " + database);
+            }
+            try (Connection c = connect(this, url(database)); Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE bench_branches (bid int PRIMARY KEY, bbalance int NOT NULL, filler char(88))");
+                s.execute("CREATE TABLE bench_tellers (tid int PRIMARY KEY, bid int NOT NULL, tbalance int NOT NULL, filler char(84))");
+                s.execute("CREATE TABLE bench_accounts (aid int PRIMARY KEY, bid int NOT NULL, abalance int NOT NULL, filler char(84))");
+                s.execute("CREATE TABLE bench_history (hid bigserial PRIMARY KEY, tid int, bid int, aid int, delta int,"
+                        + " mtime timestamp, filler char(22))");
+                s.execute("INSERT INTO bench_branches SELECT g, 0 FROM generate_series(1, " + BRANCHES + ") g");
+                s.execute("INSERT INTO bench_tellers SELECT g, (g - 1) % " + BRANCHES + " + 1, 0 FROM generate_series(1, " + TELLERS + ") g");
+                s.execute("INSERT INTO bench_accounts SELECT g, (g - 1) % " + BRANCHES + " + 1, 0 FROM generate_series(1, " + ACCOUNTS + ") g");
+                s.execute("VACUUM ANALYZE");
+            }
+        }
+
+        @Override
+        public void drop(String database) throws SQLException {
+            try (Connection admin = connect(this, url("postgres")); Statement s = admin.createStatement()) {
+                s.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+            }
+        }
+
+        @Override
+        public void printLogFigures(Connection c, PrintStream out) throws SQLException {
+            try (Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT count(*), avg(pg_column_size(l.*)), avg(octet_length(old_values::text)"
+                         + " + octet_length(new_values::text) + octet_length(column_types::text)"
+                         + " + coalesce(octet_length(change_vector::text), 0)) FROM repl_log l")) {
+                rs.next();
+                out.printf(Locale.ROOT, "repl_log: %d LCRs, %.0f bytes per LCR row (pg_column_size), %.0f bytes of JSON per LCR%n",
+                        rs.getLong(1), rs.getDouble(2), rs.getDouble(3));
+            }
+            out.println("round trips per captured statement on PostgreSQL: 1 (the rewritten statement)");
+        }
     }
 }
