@@ -6,7 +6,9 @@ import io.jdbcrepl.capture.locking.LogRowShape;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 
 /** Writes one statement's row LCRs into repl_log, in multi-row INSERTs of a bounded number of rows. */
@@ -33,6 +35,26 @@ final class ChangeLogWriter {
     void add(String oldJson, String newJson) throws SQLException {
         pending.add(new String[] {oldJson, newJson});
         if (pending.size() == ROWS_PER_INSERT) flush();
+    }
+
+    /** The LCRs not written yet, as SQL values: one {@code (…)} row each, for {@link LogInsert#sql}'s columns. */
+    List<String> pendingRowsAsLiterals() {
+        List<String> rows = new ArrayList<>();
+        for (String[] row : pending) {
+            rows.add("(" + String.join(", ", literal(txId), literal(node), literal(shape.command().name()),
+                    literal(shape.schema()), literal(shape.table()), literal(row[0]), literal(row[1]),
+                    literal(shape.columnTypesJson()), literal(shape.changeVectorJson())) + ")");
+        }
+        return rows;
+    }
+
+    /**
+     * MariaDB/MySQL: a string as a hexadecimal literal in utf8mb4, whatever the session's
+     * sql_mode (NO_BACKSLASH_ESCAPES) and character set: nothing in it needs escaping.
+     */
+    static String literal(String value) {
+        if (value == null) return "NULL";
+        return "_utf8mb4 X'" + HexFormat.of().formatHex(value.getBytes(StandardCharsets.UTF_8)) + "'";
     }
 
     void flush() throws SQLException {

@@ -97,35 +97,56 @@ final class LockingStatementCapture implements StatementInterceptor {
         return generatedKeys != null ? generatedKeys : statement.getGeneratedKeys();
     }
 
-    /** Runs one execution and returns its update count. */
+    /**
+     * Runs one execution and returns its update count. In auto-commit mode it is a transaction of
+     * its own; on MariaDB/MySQL that transaction is begun and ended with SQL text (START
+     * TRANSACTION, or inside the one-row compound statement; the last LCRs, the stamp and COMMIT
+     * in one compound statement), not with setAutoCommit: three round trips fewer, and the
+     * connection's auto-commit mode never changes (both connectors read it from the server's
+     * status flags or keep it themselves, and START TRANSACTION leaves it on).
+     */
     long run(Connection connection, List<BoundParameter> parameters, GeneratedKeys keys) throws SQLException {
         boolean ownTransaction = connection.getAutoCommit();
         if (!ownTransaction) return capture(connection, parameters, keys, false);
-        connection.setAutoCommit(false);
+        boolean text = node.dialect() == Dialect.MYSQL;
+        boolean begunByPlan = text && plan instanceof UpdatePlan u && u.oneRow() != null;
+        if (!text) connection.setAutoCommit(false);
+        else if (!begunByPlan) execute(connection, "START TRANSACTION");
         try {
-            long count = capture(connection, parameters, keys, true);
-            transaction.beforeCommit(connection);
-            connection.commit();
+            Run run = new Run(connection, new PlannedSqlBinder(parameters), true);
+            long count = run.run(keys);
+            if (text) {
+                transaction.commitOwn(connection, run.log);
+            } else {
+                run.log.flush();
+                transaction.beforeCommit(connection);
+                connection.commit();
+            }
             return count;
         } catch (SQLException | RuntimeException e) {
             try {
-                connection.rollback();
+                if (text) execute(connection, "ROLLBACK");
+                else connection.rollback();
             } catch (SQLException suppressed) {
                 e.addSuppressed(suppressed);
             }
             throw e;
         } finally {
             transaction.forget();
-            connection.setAutoCommit(true);
+            if (!text) connection.setAutoCommit(true);
+        }
+    }
+
+    private static void execute(Connection connection, String sql) throws SQLException {
+        try (Statement s = connection.createStatement()) {
+            s.execute(sql);
         }
     }
 
     private long capture(Connection connection, List<BoundParameter> parameters, GeneratedKeys keys,
             boolean ownTransaction) throws SQLException {
         Run run = new Run(connection, new PlannedSqlBinder(parameters), ownTransaction);
-        long count = plan instanceof UpdatePlan update ? run.update(update) : run.returning((ReturningPlan) plan, keys);
-        if (keys.requested() && generatedKeys == null) generatedKeys = GeneratedKeysResult.empty(connection, node.dialect(), plan.table());
-        return count;
+        return run.run(keys);
     }
 
     /** One execution's steps. */
@@ -142,6 +163,60 @@ final class LockingStatementCapture implements StatementInterceptor {
             this.binder = binder;
             this.ownTransaction = ownTransaction;
             this.log = new ChangeLogWriter(connection, logTable, transaction.txId(), node.name(), plan.shape());
+        }
+
+        /** The changes and their LCRs; in a transaction of its own the last LCRs are left pending in {@link #log}. */
+        long run(GeneratedKeys keys) throws SQLException {
+            long count;
+            if (plan instanceof UpdatePlan update) {
+                count = update.oneRow() != null ? oneRow(update) : update(update);
+            } else {
+                count = returning((ReturningPlan) plan, keys);
+            }
+            if (keys.requested() && generatedKeys == null) {
+                generatedKeys = GeneratedKeysResult.empty(connection, node.dialect(), plan.table());
+            }
+            return count;
+        }
+
+        /** MariaDB: an UPDATE of at most one row by key, as one compound statement (UpdatePlan.OneRow). */
+        long oneRow(UpdatePlan update) throws SQLException {
+            TableInfo table = update.table();
+            List<String> key = table.key();
+            PlannedSql sql = ownTransaction ? update.oneRow().beginning() : update.oneRow().inTransaction();
+            try (PreparedStatement ps = binder.prepare(connection, sql, List.of())) {
+                boolean results = ps.execute();
+                RowImage old = null;
+                try (ResultSet rs = results ? ps.getResultSet() : null) {
+                    if (rs == null) throw new SQLException("The locking read of " + table.qualifiedName() + " returned nothing", "XX000");
+                    if (rs.next()) {
+                        old = read(rs, 1, table, key);
+                        read(rs, 1 + key.size(), table, update.otherOldColumns()).asMap().forEach(old::put);
+                        if (rs.next()) throw new SQLException("More than one row of " + table.qualifiedName() + " for one key", "21000");
+                    }
+                }
+                if (old == null) return 0;
+                if (!ps.getMoreResults()) {
+                    throw new SQLException("Capture could not read back the row of " + table.qualifiedName() + " after updating it", "XX000");
+                }
+                try (ResultSet rs = ps.getResultSet()) {
+                    if (!rs.next()) {
+                        throw new SQLException("Capture could not read back the row of " + table.qualifiedName()
+                                + " after updating it", "XX000");
+                    }
+                    long count = rs.getLong(1);
+                    RowImage after = read(rs, 2 + key.size(), table, update.logged().newColumns());
+                    changed = true;
+                    log.add(image(old, update.logged().oldColumns()).valuesJson(), after.valuesJson());
+                    if (!ownTransaction) log.flush();
+                    return count;
+                }
+            } catch (SQLException | RuntimeException e) {
+                // The compound statement undid its UPDATE when a later step failed; only a failure here,
+                // after it returned, leaves a change without its LCR.
+                if (changed && !ownTransaction) transaction.poison(e.getMessage());
+                throw e;
+            }
         }
 
         long returning(ReturningPlan returning, GeneratedKeys keys) throws SQLException {
@@ -162,7 +237,7 @@ final class LockingStatementCapture implements StatementInterceptor {
                     else log.add(image(row, returning.logged().oldColumns()).valuesJson(), null);
                     if (keys.requested()) keyRows.add(new ArrayList<>(row.asMap().values()));
                 }
-                log.flush();
+                if (!ownTransaction) log.flush();
             } catch (SQLException | RuntimeException e) {
                 if (changed && !ownTransaction) transaction.poison(e.getMessage());
                 throw e;
@@ -191,7 +266,7 @@ final class LockingStatementCapture implements StatementInterceptor {
                     if (!morePages) break;
                     lastKey = rows.get(rows.size() - 1).key();
                 }
-                log.flush();
+                if (!ownTransaction) log.flush();
                 return count;
             } catch (SQLException | RuntimeException e) {
                 if (savepoint != null) {

@@ -8,6 +8,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import io.jdbcrepl.capture.locking.LogInsert;
 import java.util.HexFormat;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -72,6 +75,32 @@ final class LockingTransaction {
         poisoned = null;
     }
 
+    /**
+     * MariaDB/MySQL, a statement run as a transaction of its own: its last LCRs, the stamp and COMMIT
+     * as one compound statement (one round trip). Any failure in it rolls the transaction back
+     * before the error reaches the driver, so it never commits changes without their LCRs.
+     */
+    void commitOwn(Connection connection, ChangeLogWriter pending) throws SQLException {
+        if (poisoned != null) beforeCommit(connection); // throws
+        StringBuilder sql = new StringBuilder("BEGIN NOT ATOMIC\nDECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;\n");
+        List<String> rows = pending.pendingRowsAsLiterals();
+        if (!rows.isEmpty()) {
+            sql.append(LogInsert.sql(log.table("repl_log"), 0)).append(String.join(", ", rows)).append(";\n");
+        }
+        sql.append(stampSql(ChangeLogWriter.literal(txId()))).append(";\nIF ROW_COUNT() <> 1 THEN SIGNAL SQLSTATE '55000'"
+                + " SET MESSAGE_TEXT = 'repl_epoch has no row with id 1'; END IF;\nCOMMIT;\nEND");
+        try (Statement s = connection.createStatement()) {
+            s.execute(sql.toString());
+        }
+    }
+
+    /** MariaDB: the stamp's INSERT … SELECT, {@code txId} as SQL (a literal or {@code ?}). */
+    private String stampSql(String txId) {
+        return "INSERT INTO " + log.table("repl_tx") + " (tx_id, epoch, last_position) SELECT " + txId + ", epoch,"
+                + " COALESCE((SELECT MAX(position) FROM " + log.table("repl_log") + " WHERE tx_id = " + txId + "), 0)"
+                + " FROM " + log.table("repl_epoch") + " WHERE id = 1 LOCK IN SHARE MODE";
+    }
+
     private void stamp(Connection connection) throws SQLException {
         String lastPosition = "COALESCE((SELECT MAX(" + col("position") + ") FROM " + log.table("repl_log") + " WHERE "
                 + col("tx_id") + " = ?), 0)";
@@ -79,8 +108,7 @@ final class LockingTransaction {
                 + col("last_position") + ") ";
         if (dialect == Dialect.MYSQL) {
             // LOCK IN SHARE MODE: the shared lock is taken under any isolation level and held until commit.
-            try (PreparedStatement ps = connection.prepareStatement(insert + "SELECT ?, " + col("epoch") + ", "
-                    + lastPosition + " FROM " + log.table("repl_epoch") + " WHERE " + col("id") + " = 1 LOCK IN SHARE MODE")) {
+            try (PreparedStatement ps = connection.prepareStatement(stampSql("?"))) {
                 ps.setString(1, txId);
                 ps.setString(2, txId);
                 if (ps.executeUpdate() != 1) throw new SQLException("repl_epoch has no row with id 1", "55000");

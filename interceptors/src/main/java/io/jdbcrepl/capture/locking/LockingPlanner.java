@@ -205,9 +205,41 @@ public final class LockingPlanner {
 
         SqlBuilder suffix = new SqlBuilder();
         if (dml.orderBy() != null && dialect == LockingDialect.MARIADB) suffix.sql(" ORDER BY ").fragment(dml.orderBy());
-        return new UpdatePlan(table, logged, otherOld, keyAssigned, pageSize, firstRead, nextRead, update.build(),
-                suffix.build(), readNew, ref, dialect);
+        PlannedSql updatePrefix = update.build();
+        boolean oneRow = dialect == LockingDialect.MARIADB && !keyAssigned && dml.orderBy() == null && dml.limit() == null
+                && KeyEquality.matches(dml.where(), table.key(), dml.target().foldedName(dialect.sqlDialect()),
+                        dml.target().alias(), dialect.sqlDialect());
+        UpdatePlan.OneRow block = !oneRow ? null : new UpdatePlan.OneRow(
+                oneRowBlock(firstRead, updatePrefix, dml, readNew, false), oneRowBlock(firstRead, updatePrefix, dml, readNew, true));
+        return new UpdatePlan(table, logged, otherOld, keyAssigned, pageSize, firstRead, nextRead, updatePrefix,
+                suffix.build(), readNew, ref, dialect, block);
     }
+
+    /**
+     * MariaDB, an UPDATE of at most one row (WHERE is the full primary key equal to parameters): its
+     * three steps in one compound statement, one round trip. Result sets: the locking read, then,
+     * when it found the row, the update count and the new values ({@link UpdatePlan#readNew}'s
+     * columns after the count). The update repeats the application's WHERE: it can only match the
+     * row the read locked (the key is unique and not assigned), and runs only when the read found
+     * it, so a row inserted meanwhile is never changed. A failure after the UPDATE undoes it (the
+     * savepoint), so the statement stays all or nothing; with {@code begin} it first starts the
+     * transaction (auto-commit mode: one round trip fewer).
+     */
+    private PlannedSql oneRowBlock(PlannedSql lockingRead, PlannedSql updatePrefix, Dml dml, String readNewPrefix,
+            boolean begin) {
+        SqlBuilder sql = new SqlBuilder().sql("BEGIN NOT ATOMIC DECLARE repl_n INT DEFAULT 0; DECLARE repl_r BIGINT DEFAULT -1;\n")
+                .sql("DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN IF repl_r >= 0 THEN ROLLBACK TO SAVEPOINT "
+                        + ONE_ROW_SAVEPOINT + "; END IF; RESIGNAL; END;\n");
+        if (begin) sql.sql("START TRANSACTION;\n");
+        sql.append(lockingRead).sql(";\nSET repl_n = FOUND_ROWS();\nIF repl_n > 0 THEN SAVEPOINT " + ONE_ROW_SAVEPOINT + ";\n")
+                .append(updatePrefix).sql("(").fragment(dml.where()).sql("\n);\nSET repl_r = ROW_COUNT();\n")
+                .sql(readNewPrefix.replaceFirst("^SELECT ", "SELECT repl_r, ")).sql("(").fragment(dml.where())
+                .sql("\n);\nRELEASE SAVEPOINT " + ONE_ROW_SAVEPOINT + ";\nEND IF;\nEND");
+        return sql.build();
+    }
+
+    /** Named so that it cannot meet one of the application's. */
+    static final String ONE_ROW_SAVEPOINT = "repl_capture_one_row";
 
     private PlannedSql lockingRead(Dml dml, PlannedSql head, String ref, List<String> key, boolean paged, boolean after) {
         SqlBuilder sql = new SqlBuilder().append(head);

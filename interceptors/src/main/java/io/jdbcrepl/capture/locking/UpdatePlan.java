@@ -37,11 +37,19 @@ public final class UpdatePlan implements LockingPlan {
     private final String readNewPrefix;
     private final String keyReference;
     private final LockingDialect dialect;
+    private final OneRow oneRow;
+
+    /**
+     * MariaDB, an UPDATE of at most one row by primary key: the three steps as one compound
+     * statement, within the open transaction or ({@code beginning}) starting one.
+     */
+    public record OneRow(PlannedSql inTransaction, PlannedSql beginning) {
+    }
 
     UpdatePlan(TableInfo table, LoggedColumns logged, List<String> otherOldColumns, boolean keyAssigned, int pageSize,
             PlannedSql firstRead, PlannedSql nextRead, PlannedSql updatePrefix, PlannedSql updateSuffix,
             String readNewPrefix,
-            String keyReference, LockingDialect dialect) {
+            String keyReference, LockingDialect dialect, OneRow oneRow) {
         this.table = table;
         this.logged = logged;
         this.shape = LogRowShape.of(CommandType.UPDATE, table, logged);
@@ -55,6 +63,12 @@ public final class UpdatePlan implements LockingPlan {
         this.readNewPrefix = readNewPrefix;
         this.keyReference = keyReference;
         this.dialect = dialect;
+        this.oneRow = oneRow;
+    }
+
+    /** The one-round-trip form, or null when the statement may change several rows (or on H2). */
+    public OneRow oneRow() {
+        return oneRow;
     }
 
     @Override

@@ -57,6 +57,42 @@ class LockingPlannerTest {
     }
 
     @Test
+    void updateByTheWholeKeyIsOneCompoundStatementOnMariaDb() throws Exception {
+        UpdatePlan p = update("UPDATE emp SET salary = salary + ? WHERE id = ?");
+        assertThat(p.oneRow()).isNotNull();
+        PlannedSql block = p.oneRow().inTransaction();
+        assertThat(block.text()).startsWith("BEGIN NOT ATOMIC").doesNotContain("START TRANSACTION")
+                .contains("SELECT `emp`.`id`, `emp`.`salary` FROM emp WHERE (id = ?) FOR UPDATE;")
+                .contains("IF repl_n > 0 THEN SAVEPOINT")
+                .contains("UPDATE emp SET `salary` = salary + ? WHERE (id = ?\n);")
+                .contains("SELECT repl_r, `emp`.`id`, `emp`.`salary` FROM emp WHERE (id = ?\n);")
+                .endsWith("END IF;\nEND");
+        // read: the key; update: the SET then the key; read-back: the key.
+        assertThat(block.parameters()).containsExactly(2, 1, 2, 2);
+        assertThat(p.oneRow().beginning().text()).contains("START TRANSACTION;");
+        assertThat(update("UPDATE emp SET name = ? WHERE `emp`.`ID` = ?").oneRow()).isNotNull();
+    }
+
+    @Test
+    void updatesThatMayChangeSeveralRowsOrAssignTheKeyKeepTheGeneralSteps() throws Exception {
+        assertThat(update("UPDATE emp SET salary = 1 WHERE id = ? OR id = ?").oneRow()).isNull();
+        assertThat(update("UPDATE emp SET salary = 1 WHERE id = 5").oneRow()).isNull();
+        assertThat(update("UPDATE emp SET salary = 1 WHERE id > ?").oneRow()).isNull();
+        assertThat(update("UPDATE emp SET salary = 1 WHERE name = ?").oneRow()).isNull();
+        assertThat(update("UPDATE emp SET salary = 1 WHERE id = ? AND name = ?").oneRow()).isNull();
+        assertThat(update("UPDATE emp SET id = id + 1 WHERE id = ?").oneRow()).isNull();
+        assertThat(update("UPDATE emp SET salary = 1 WHERE other.id = ?").oneRow()).isNull();
+        assertThat(update("UPDATE emp SET salary = 1").oneRow()).isNull();
+        assertThat(((UpdatePlan) plan(LockingDialect.H2, "UPDATE emp SET salary = 1 WHERE id = ?", EMP,
+                CaptureSettings.DEFAULT)).oneRow()).isNull();
+        UpdatePlan pair = (UpdatePlan) plan(LockingDialect.MARIADB, "UPDATE pair SET v = ? WHERE b = ? AND a = ?", PAIR,
+                CaptureSettings.DEFAULT);
+        assertThat(pair.oneRow()).isNotNull();
+        assertThat(((UpdatePlan) plan(LockingDialect.MARIADB, "UPDATE pair SET v = ? WHERE a = ?", PAIR,
+                CaptureSettings.DEFAULT)).oneRow()).isNull();
+    }
+
+    @Test
     void compositeKeysMatchAndPageWithExpandedConditions() throws Exception {
         UpdatePlan p = (UpdatePlan) plan(LockingDialect.H2, "UPDATE pair SET v = ? WHERE v IS NULL", PAIR,
                 CaptureSettings.DEFAULT);
