@@ -82,23 +82,32 @@ final class LockingTransaction {
      */
     void commitOwn(Connection connection, ChangeLogWriter pending) throws SQLException {
         if (poisoned != null) beforeCommit(connection); // throws
-        StringBuilder sql = new StringBuilder("BEGIN NOT ATOMIC\nDECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;\n");
         List<String> rows = pending.pendingRowsAsLiterals();
-        if (!rows.isEmpty()) {
-            sql.append(LogInsert.sql(log.table("repl_log"), 0)).append(String.join(", ", rows)).append(";\n");
-        }
-        sql.append(stampSql(ChangeLogWriter.literal(txId()))).append(";\nIF ROW_COUNT() <> 1 THEN SIGNAL SQLSTATE '55000'"
-                + " SET MESSAGE_TEXT = 'repl_epoch has no row with id 1'; END IF;\nCOMMIT;\nEND");
-        try (Statement s = connection.createStatement()) {
-            s.execute(sql.toString());
-        }
+        String logInsert = rows.isEmpty() ? "" : LogInsert.sql(log.table("repl_log"), 0) + String.join(", ", rows) + ";\n";
+        execute(connection, stampBlock("DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;\n" + logInsert,
+                "COMMIT;\n"));
     }
 
-    /** MariaDB: the stamp's INSERT … SELECT, {@code txId} as SQL (a literal or {@code ?}). */
-    private String stampSql(String txId) {
-        return "INSERT INTO " + log.table("repl_tx") + " (tx_id, epoch, last_position) SELECT " + txId + ", epoch,"
-                + " COALESCE((SELECT MAX(position) FROM " + log.table("repl_log") + " WHERE tx_id = " + txId + "), 0)"
-                + " FROM " + log.table("repl_epoch") + " WHERE id = 1 LOCK IN SHARE MODE";
+    /**
+     * MariaDB: the stamp as a compound statement. The last position is read by a plain (consistent)
+     * read, which sees the transaction's own rows and locks nothing: an INSERT … SELECT over repl_log
+     * would take next-key locks on the tx_id index, where the next transaction of this JVM inserts
+     * its LCRs (the ids are sequential), and serialise concurrent commits behind each other.
+     */
+    private String stampBlock(String before, String after) {
+        String tx = ChangeLogWriter.literal(txId);
+        return "BEGIN NOT ATOMIC\nDECLARE repl_last BIGINT DEFAULT 0;\n" + before
+                + "SELECT COALESCE(MAX(position), 0) INTO repl_last FROM " + log.table("repl_log") + " WHERE tx_id = " + tx
+                + ";\nINSERT INTO " + log.table("repl_tx") + " (tx_id, epoch, last_position) SELECT " + tx
+                + ", epoch, repl_last FROM " + log.table("repl_epoch") + " WHERE id = 1 LOCK IN SHARE MODE;\n"
+                + "IF ROW_COUNT() <> 1 THEN SIGNAL SQLSTATE '55000' SET MESSAGE_TEXT = 'repl_epoch has no row with id 1';"
+                + " END IF;\n" + after + "END";
+    }
+
+    private static void execute(Connection connection, String sql) throws SQLException {
+        try (Statement s = connection.createStatement()) {
+            s.execute(sql);
+        }
     }
 
     private void stamp(Connection connection) throws SQLException {
@@ -108,11 +117,7 @@ final class LockingTransaction {
                 + col("last_position") + ") ";
         if (dialect == Dialect.MYSQL) {
             // LOCK IN SHARE MODE: the shared lock is taken under any isolation level and held until commit.
-            try (PreparedStatement ps = connection.prepareStatement(stampSql("?"))) {
-                ps.setString(1, txId);
-                ps.setString(2, txId);
-                if (ps.executeUpdate() != 1) throw new SQLException("repl_epoch has no row with id 1", "55000");
-            }
+            execute(connection, stampBlock("", ""));
             return;
         }
         long epoch;

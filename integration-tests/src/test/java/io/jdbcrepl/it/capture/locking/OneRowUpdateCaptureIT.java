@@ -1,0 +1,128 @@
+package io.jdbcrepl.it.capture.locking;
+
+import io.jdbcrepl.it.support.TestDatabase;
+import io.jdbcrepl.it.support.TestDatabases;
+import io.jdbcrepl.it.support.Vendor;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.jdbcrepl.it.capture.locking.LockingLog.count;
+import static io.jdbcrepl.it.capture.locking.LockingLog.rows;
+import static io.jdbcrepl.it.capture.locking.LockingLog.texts;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * MariaDB, both connectors: an UPDATE by the whole primary key runs as one compound statement (and
+ * in auto-commit mode with its commit as one more); the same results, rows and exact LCRs as the
+ * general path and the raw driver, and nothing left by a failure or a rollback.
+ */
+class OneRowUpdateCaptureIT {
+
+    @RegisterExtension
+    final TestDatabases databases = TestDatabases.perTest();
+
+    private static final String DDL = "CREATE TABLE acct (id INT PRIMARY KEY, bal INT NOT NULL, note VARCHAR(10)) ENGINE=InnoDB";
+    private static final String PAIR = "CREATE TABLE pair (a INT, b INT, v VARCHAR(10), PRIMARY KEY (a, b)) ENGINE=InnoDB";
+
+    private static List<String> script(Connection c) throws SQLException {
+        List<String> seen = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("UPDATE acct SET bal = bal + ? WHERE id = ?")) {
+            for (int[] args : new int[][] {{5, 1}, {0, 2}, {7, 99}}) { // changed, unchanged, no such row
+                ps.setInt(1, args[0]);
+                ps.setInt(2, args[1]);
+                seen.add("update " + args[1] + ": " + ps.executeUpdate());
+            }
+        }
+        try (Statement s = c.createStatement()) {
+            seen.add("literal key: " + s.executeUpdate("UPDATE acct SET note = 'lit' WHERE id = 3"));
+        }
+        c.setAutoCommit(false);
+        try (PreparedStatement ps = c.prepareStatement("UPDATE acct SET note = ?, bal = bal * 2 WHERE `acct`.`id` = ?")) {
+            ps.setString(1, "tx");
+            ps.setInt(2, 3);
+            seen.add("in transaction, rolled back: " + ps.executeUpdate());
+            ps.setString(1, "rolled");
+            ps.setInt(2, 1);
+            seen.add("rolled back: " + ps.executeUpdate());
+            c.rollback();
+            ps.setString(1, "tx2");
+            ps.setInt(2, 2);
+            seen.add("committed: " + ps.executeUpdate());
+            // a database error in the UPDATE: the statement fails, nothing changed, the transaction goes on
+            ps.setString(1, "much too long for ten");
+            ps.setInt(2, 2);
+            assertThatThrownBy(ps::executeUpdate).isInstanceOf(SQLException.class);
+            c.commit();
+        } finally {
+            c.setAutoCommit(true);
+        }
+        try (PreparedStatement ps = c.prepareStatement("UPDATE pair SET v = ? WHERE b = ? AND a = ?")) {
+            ps.setString(1, "p");
+            ps.setInt(2, 2);
+            ps.setInt(3, 1);
+            seen.add("composite: " + ps.executeUpdate());
+        }
+        try (PreparedStatement ps = c.prepareStatement("UPDATE acct SET note = ? WHERE id = ?")) {
+            ps.setString(1, "too long for ten characters");
+            ps.setInt(2, 1);
+            assertThatThrownBy(ps::executeUpdate).isInstanceOf(SQLException.class);
+        }
+        assertThat(c.getAutoCommit()).isTrue();
+        return seen;
+    }
+
+    private static void fill(Connection raw) throws SQLException {
+        try (Statement s = raw.createStatement()) {
+            s.execute(DDL);
+            s.execute(PAIR);
+            s.execute("INSERT INTO acct VALUES (1, 10, 'a'), (2, 20, 'b'), (3, 30, 'c')");
+            s.execute("INSERT INTO pair VALUES (1, 2, 'x'), (2, 1, 'y')");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Vendor.class, names = {"MARIADB", "MYSQL_DRIVER_ON_MARIADB"})
+    void sameResultsAndExactLcrs(Vendor vendor) throws Exception {
+        TestDatabase rawDb = databases.create(vendor, "lk1_raw");
+        TestDatabase replDb = databases.create(vendor, "lk1_repl");
+        List<String> rawSeen;
+        try (Connection raw = rawDb.openRaw()) {
+            fill(raw);
+            rawSeen = script(raw);
+        }
+        try (Connection raw = replDb.openRaw()) {
+            fill(raw);
+        }
+        List<String> replSeen;
+        try (Connection repl = LockingLog.repl(replDb)) {
+            replSeen = script(repl);
+        }
+        assertThat(replSeen).isEqualTo(rawSeen).contains("update 99: 0");
+        try (Connection a = rawDb.openRaw(); Connection b = replDb.openRaw()) {
+            for (String q : List.of("SELECT * FROM acct ORDER BY id", "SELECT * FROM pair ORDER BY a, b")) {
+                assertThat(rows(b, q)).isEqualTo(rows(a, q));
+            }
+            assertThat(texts(b, Vendor.MARIADB)).containsExactly(
+                    "UPDATE acct old={\"id\":1,\"bal\":10} new={\"bal\":15} cv=[\"bal\"]",
+                    "UPDATE acct old={\"id\":2,\"bal\":20} new={\"bal\":20} cv=[\"bal\"]",
+                    "UPDATE acct old={\"id\":3,\"note\":\"c\"} new={\"note\":\"lit\"} cv=[\"note\"]",
+                    "UPDATE acct old={\"id\":2,\"bal\":20,\"note\":\"b\"} new={\"bal\":40,\"note\":\"tx2\"} cv=[\"bal\",\"note\"]",
+                    "UPDATE pair old={\"a\":1,\"b\":2,\"v\":\"x\"} new={\"v\":\"p\"} cv=[\"v\"]");
+            // each auto-commit statement and the explicit transaction: one stamp each, LCRs or not
+            assertThat(count(b, "SELECT COUNT(DISTINCT tx_id) FROM repl_log")).isEqualTo(5);
+            assertThat(count(b, "SELECT COUNT(*) FROM repl_log l LEFT JOIN repl_tx t ON t.tx_id = l.tx_id"
+                    + " WHERE t.tx_id IS NULL")).as("every LCR's transaction is stamped").isZero();
+            assertThat(count(b, "SELECT COUNT(*) FROM repl_tx t WHERE t.last_position <>"
+                    + " (SELECT COALESCE(MAX(position), 0) FROM repl_log l WHERE l.tx_id = t.tx_id)")).isZero();
+        }
+    }
+}
