@@ -125,4 +125,38 @@ class OneRowUpdateCaptureIT {
                     + " (SELECT COALESCE(MAX(position), 0) FROM repl_log l WHERE l.tx_id = t.tx_id)")).isZero();
         }
     }
+
+    /** A failing stamp (repl_epoch emptied): the statement, or the commit, fails and leaves nothing. */
+    @ParameterizedTest
+    @EnumSource(value = Vendor.class, names = {"MARIADB", "MYSQL_DRIVER_ON_MARIADB"})
+    void aFailingStampCommitsNothing(Vendor vendor) throws Exception {
+        TestDatabase db = databases.create(vendor, "lk1_stamp");
+        try (Connection raw = db.openRaw()) {
+            fill(raw);
+        }
+        try (Connection repl = LockingLog.repl(db); Statement s = repl.createStatement()) {
+            s.executeUpdate("UPDATE acct SET bal = 11 WHERE id = 1"); // installs the change log
+            try (Connection raw = db.openRaw()) {
+                raw.createStatement().execute("DELETE FROM repl_epoch");
+            }
+            for (String sql : List.of("UPDATE acct SET bal = 12 WHERE id = 1", "UPDATE acct SET bal = 12 WHERE bal > 0",
+                    "INSERT INTO acct VALUES (4, 40, 'd')", "DELETE FROM acct WHERE id = 2")) {
+                assertThatThrownBy(() -> s.executeUpdate(sql)).as(sql).isInstanceOf(SQLException.class)
+                        .hasMessageContaining("repl_epoch has no row with id 1")
+                        .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("55000"));
+            }
+            repl.setAutoCommit(false);
+            s.executeUpdate("UPDATE acct SET bal = 13 WHERE id = 1");
+            assertThatThrownBy(repl::commit).isInstanceOf(SQLException.class).hasMessageContaining("repl_epoch");
+            repl.rollback();
+            repl.setAutoCommit(true);
+            assertThat(repl.getAutoCommit()).isTrue();
+        }
+        try (Connection raw = db.openRaw()) {
+            assertThat(rows(raw, "SELECT * FROM acct ORDER BY id")).containsExactly("1,11,a", "2,20,b", "3,30,c");
+            assertThat(texts(raw, Vendor.MARIADB)).hasSize(1);
+            assertThat(count(raw, "SELECT COUNT(*) FROM repl_tx")).isEqualTo(1);
+            assertThat(count(raw, "SELECT @@in_transaction")).isZero();
+        }
+    }
 }
