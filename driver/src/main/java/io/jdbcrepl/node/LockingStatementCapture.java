@@ -184,6 +184,7 @@ final class LockingStatementCapture implements StatementInterceptor {
             TableInfo table = update.table();
             List<String> key = table.key();
             PlannedSql sql = ownTransaction ? update.oneRow().beginning() : update.oneRow().inTransaction();
+            boolean several = false;
             try (PreparedStatement ps = binder.prepare(connection, sql, List.of())) {
                 boolean results = ps.execute();
                 RowImage old = null;
@@ -192,30 +193,44 @@ final class LockingStatementCapture implements StatementInterceptor {
                     if (rs.next()) {
                         old = read(rs, 1, table, key);
                         read(rs, 1 + key.size(), table, update.otherOldColumns()).asMap().forEach(old::put);
-                        if (rs.next()) throw new SQLException("More than one row of " + table.qualifiedName() + " for one key", "21000");
+                        several = rs.next();
                     }
                 }
-                if (old == null) return 0;
-                if (!ps.getMoreResults()) {
-                    throw new SQLException("Capture could not read back the row of " + table.qualifiedName() + " after updating it", "XX000");
-                }
-                try (ResultSet rs = ps.getResultSet()) {
-                    if (!rs.next()) {
-                        throw new SQLException("Capture could not read back the row of " + table.qualifiedName()
-                                + " after updating it", "XX000");
-                    }
-                    long count = rs.getLong(1);
-                    RowImage after = read(rs, 2 + key.size(), table, update.logged().newColumns());
-                    changed = true;
-                    log.add(image(old, update.logged().oldColumns()).valuesJson(), after.valuesJson());
-                    if (!ownTransaction) log.flush();
-                    return count;
+                if (several) {
+                    while (ps.getMoreResults() || ps.getUpdateCount() != -1) { } // the block's end; it changed nothing
+                } else if (old == null) {
+                    return 0;
+                } else {
+                    return changeOne(ps, update, old);
                 }
             } catch (SQLException | RuntimeException e) {
                 // The compound statement undid its UPDATE when a later step failed; only a failure here,
                 // after it returned, leaves a change without its LCR.
                 if (changed && !ownTransaction) transaction.poison(e.getMessage());
                 throw e;
+            }
+            // A substitute key that is not unique: the rows are locked, the general steps change them.
+            return update(update);
+        }
+
+        /** The one-row statement's second result (it changed the row): its update count and the new values. */
+        private long changeOne(PreparedStatement ps, UpdatePlan update, RowImage old) throws SQLException {
+            TableInfo table = update.table();
+            changed = true;
+            if (!ps.getMoreResults()) {
+                throw new SQLException("Capture could not read back the row of " + table.qualifiedName()
+                        + " after updating it", "XX000");
+            }
+            try (ResultSet rs = ps.getResultSet()) {
+                if (!rs.next()) {
+                    throw new SQLException("Capture could not read back the row of " + table.qualifiedName()
+                            + " after updating it", "XX000");
+                }
+                long count = rs.getLong(1);
+                RowImage after = read(rs, 2 + table.key().size(), table, update.logged().newColumns());
+                log.add(image(old, update.logged().oldColumns()).valuesJson(), after.valuesJson());
+                if (!ownTransaction) log.flush();
+                return count;
             }
         }
 
@@ -224,8 +239,10 @@ final class LockingStatementCapture implements StatementInterceptor {
             List<List<TypedValue>> keyRows = new ArrayList<>();
             int autoIncrement = -1;
             long count = 0;
+            // execute(), not executeQuery(): MySQL Connector/J refuses executeQuery() for text that
+            // starts with INSERT or DELETE before sending it, RETURNING or not.
             try (PreparedStatement ps = binder.prepare(connection, returning.sql(), List.of());
-                    ResultSet rs = ps.executeQuery()) {
+                    ResultSet rs = resultOf(ps)) {
                 changed = true;
                 for (int i = 1; i <= returning.columns().size(); i++) {
                     if (autoIncrement < 0 && rs.getMetaData().isAutoIncrement(i)) autoIncrement = i;
@@ -349,6 +366,11 @@ final class LockingStatementCapture implements StatementInterceptor {
             }
             return out;
         }
+    }
+
+    private static ResultSet resultOf(PreparedStatement ps) throws SQLException {
+        if (!ps.execute()) throw new SQLException("The statement returned no rows: " + ps, "XX000");
+        return ps.getResultSet();
     }
 
     /** A locked row: its key, its key after the update, and its old image. */

@@ -221,7 +221,8 @@ public final class LockingPlanner {
      * when it found the row, the update count and the new values ({@link UpdatePlan#readNew}'s
      * columns after the count). The update repeats the application's WHERE: it can only match the
      * row the read locked (the key is unique and not assigned), and runs only when the read found
-     * it, so a row inserted meanwhile is never changed. Within the application's transaction a
+     * it, so a row inserted meanwhile is never changed; when it found several (a substitute key
+     * that is not unique) it changes nothing and the driver takes the general steps. Within the application's transaction a
      * failure after the UPDATE (a killed query, max_statement_time) undoes it through a savepoint,
      * so the statement stays all or nothing; with {@code begin} it first starts a transaction of its
      * own (auto-commit mode), which the driver rolls back on any failure.
@@ -231,11 +232,15 @@ public final class LockingPlanner {
         // In a transaction of its own a failure rolls everything back: no savepoint needed.
         String savepoint = begin ? "" : "SAVEPOINT " + ONE_ROW_SAVEPOINT + ";\n";
         String release = begin ? "" : "RELEASE SAVEPOINT " + ONE_ROW_SAVEPOINT + ";\n";
-        SqlBuilder sql = new SqlBuilder().sql("BEGIN NOT ATOMIC DECLARE repl_n INT DEFAULT 0; DECLARE repl_r BIGINT DEFAULT -1;\n");
+        // A compound statement cannot be prepared on the server: MariaDB Connector/J prepares text that
+        // starts with this comment on the client even with useServerPrepStmts=true (MySQL
+        // Connector/J falls back by itself, emulateUnsupportedPstmts).
+        SqlBuilder sql = new SqlBuilder().sql("/*client prepare*/BEGIN NOT ATOMIC DECLARE repl_n INT DEFAULT 0;"
+                + " DECLARE repl_r BIGINT DEFAULT -1;\n");
         if (begin) sql.sql("START TRANSACTION;\n");
         else sql.sql("DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN IF repl_r >= 0 THEN ROLLBACK TO SAVEPOINT "
                 + ONE_ROW_SAVEPOINT + "; END IF; RESIGNAL; END;\n");
-        sql.append(lockingRead).sql(";\nSET repl_n = FOUND_ROWS();\nIF repl_n > 0 THEN ").sql(savepoint)
+        sql.append(lockingRead).sql(";\nSET repl_n = FOUND_ROWS();\nIF repl_n = 1 THEN ").sql(savepoint)
                 .append(updatePrefix).sql("(").fragment(dml.where()).sql("\n);\nSET repl_r = ROW_COUNT();\n")
                 .sql(readNewPrefix.replaceFirst("^SELECT ", "SELECT repl_r, ")).sql("(").fragment(dml.where())
                 .sql("\n);\n").sql(release).sql("END IF;\nEND");

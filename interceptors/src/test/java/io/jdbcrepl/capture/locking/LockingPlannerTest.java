@@ -61,9 +61,9 @@ class LockingPlannerTest {
         UpdatePlan p = update("UPDATE emp SET salary = salary + ? WHERE id = ?");
         assertThat(p.oneRow()).isNotNull();
         PlannedSql block = p.oneRow().inTransaction();
-        assertThat(block.text()).startsWith("BEGIN NOT ATOMIC").doesNotContain("START TRANSACTION")
+        assertThat(block.text()).startsWith("/*client prepare*/BEGIN NOT ATOMIC").doesNotContain("START TRANSACTION")
                 .contains("SELECT `emp`.`id`, `emp`.`salary` FROM emp WHERE (id = ?) FOR UPDATE;")
-                .contains("IF repl_n > 0 THEN SAVEPOINT")
+                .contains("IF repl_n = 1 THEN SAVEPOINT")
                 .contains("UPDATE emp SET `salary` = salary + ? WHERE (id = ?\n);")
                 .contains("SELECT repl_r, `emp`.`id`, `emp`.`salary` FROM emp WHERE (id = ?\n);")
                 .endsWith("END IF;\nEND");

@@ -13,6 +13,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 
 import static io.jdbcrepl.it.capture.locking.LockingLog.count;
 import static io.jdbcrepl.it.capture.locking.LockingLog.rows;
@@ -92,10 +93,23 @@ class OneRowUpdateCaptureIT {
     @ParameterizedTest
     @EnumSource(value = Vendor.class, names = {"MARIADB", "MYSQL_DRIVER_ON_MARIADB"})
     void sameResultsAndExactLcrs(Vendor vendor) throws Exception {
+        sameResultsAndExactLcrs(vendor, new Properties());
+    }
+
+    /** The compound statement is prepared on the client even when the application asks for server-side ones. */
+    @ParameterizedTest
+    @EnumSource(value = Vendor.class, names = {"MARIADB", "MYSQL_DRIVER_ON_MARIADB"})
+    void sameWithServerSidePreparedStatements(Vendor vendor) throws Exception {
+        Properties server = new Properties();
+        server.setProperty("useServerPrepStmts", "true");
+        sameResultsAndExactLcrs(vendor, server);
+    }
+
+    private void sameResultsAndExactLcrs(Vendor vendor, Properties extra) throws Exception {
         TestDatabase rawDb = databases.create(vendor, "lk1_raw");
         TestDatabase replDb = databases.create(vendor, "lk1_repl");
         List<String> rawSeen;
-        try (Connection raw = rawDb.openRaw()) {
+        try (Connection raw = java.sql.DriverManager.getConnection(rawDb.rawUrl(), withCredentials(rawDb, extra))) {
             fill(raw);
             rawSeen = script(raw);
         }
@@ -103,8 +117,11 @@ class OneRowUpdateCaptureIT {
             fill(raw);
         }
         List<String> replSeen;
-        try (Connection repl = LockingLog.repl(replDb)) {
-            replSeen = script(repl);
+        Properties repl = new Properties();
+        repl.putAll(extra);
+        repl.setProperty("repl.node", "n1");
+        try (Connection c = replDb.openRepl(repl)) {
+            replSeen = script(c);
         }
         assertThat(replSeen).isEqualTo(rawSeen).contains("update 99: 0");
         try (Connection a = rawDb.openRaw(); Connection b = replDb.openRaw()) {
@@ -158,5 +175,48 @@ class OneRowUpdateCaptureIT {
             assertThat(count(raw, "SELECT COUNT(*) FROM repl_tx")).isEqualTo(1);
             assertThat(count(raw, "SELECT @@in_transaction")).isZero();
         }
+    }
+
+    /**
+     * A substitute key that is not unique: the compound statement changes nothing and the general
+     * steps take over, which refuse such a key today (the read-back by key cannot tell the rows
+     * apart): an error, and nothing changed or logged, never two rows changed without their LCRs.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Vendor.class, names = {"MARIADB", "MYSQL_DRIVER_ON_MARIADB"})
+    void aSubstituteKeyMatchingSeveralRowsChangesNothingUnlogged(Vendor vendor) throws Exception {
+        TestDatabase db = databases.create(vendor, "lk1_subst");
+        try (Connection raw = db.openRaw(); Statement s = raw.createStatement()) {
+            s.execute("CREATE TABLE dup (code INT NOT NULL, v INT) ENGINE=InnoDB");
+            s.execute("INSERT INTO dup VALUES (1, 10), (1, 11), (2, 20)");
+        }
+        try (Connection c = db.openRepl(java.util.Map.of("repl.node", "n1", "repl.key.dup", "code"))) {
+            for (boolean autoCommit : new boolean[] {true, false}) {
+                c.setAutoCommit(autoCommit);
+                try (PreparedStatement ps = c.prepareStatement("UPDATE dup SET v = v + ? WHERE code = ?")) {
+                    ps.setInt(1, 100);
+                    ps.setInt(2, 1);
+                    assertThatThrownBy(ps::executeUpdate).isInstanceOf(SQLException.class)
+                            .hasMessageContaining("could not read back the row");
+                }
+                if (!autoCommit) c.rollback();
+            }
+            c.setAutoCommit(true);
+            try (PreparedStatement ps = c.prepareStatement("UPDATE dup SET v = v + ? WHERE code = ?")) {
+                ps.setInt(1, 100);
+                ps.setInt(2, 2);
+                assertThat(ps.executeUpdate()).isEqualTo(1);
+            }
+        }
+        try (Connection raw = db.openRaw()) {
+            assertThat(rows(raw, "SELECT code, v FROM dup ORDER BY v")).containsExactly("1,10", "1,11", "2,120");
+            assertThat(texts(raw, Vendor.MARIADB)).containsExactly("UPDATE dup old={\"code\":2,\"v\":20} new={\"v\":120} cv=[\"v\"]");
+        }
+    }
+
+    private static Properties withCredentials(TestDatabase db, Properties extra) {
+        Properties p = db.credentials();
+        p.putAll(extra);
+        return p;
     }
 }
