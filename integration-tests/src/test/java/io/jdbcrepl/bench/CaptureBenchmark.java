@@ -39,32 +39,41 @@ public final class CaptureBenchmark {
     static final int BRANCHES = 10;
 
     /** What differs between the databases the benchmark runs on. */
-    interface Server {
+    abstract static class Server {
         /** The raw driver's name, as printed. */
-        String driverName();
+        final String driverName;
+        final double targetRatio;
+        private final String urlPrefix;
+        final String user;
+        final String password;
 
-        double targetRatio();
+        /** @param urlPrefix the raw driver's URL without the database name */
+        Server(String driverName, double targetRatio, String urlPrefix, String user, String password) {
+            this.driverName = driverName;
+            this.targetRatio = targetRatio;
+            this.urlPrefix = urlPrefix;
+            this.user = user;
+            this.password = password;
+        }
 
         /** The raw driver's URL of a database; the capturing one is {@code jdbc:repl:} + the rest. */
-        String url(String database);
-
-        String user();
-
-        String password();
+        final String url(String database) {
+            return urlPrefix + database;
+        }
 
         /** Creates the database and the benchmark's tables, filled. */
-        void create(String database) throws SQLException;
+        abstract void create(String database) throws SQLException;
 
-        void drop(String database) throws SQLException;
+        abstract void drop(String database) throws SQLException;
 
-        /** Prints the change log's size per LCR, the round trips per statement and the durability settings. */
-        void printLogFigures(Connection c, PrintStream out) throws SQLException;
+        /** Prints the change log's size per LCR and what the server says about durability. */
+        abstract void printLogFigures(Connection c, PrintStream out) throws SQLException;
 
         /**
          * SQL that reads how many statements this session has sent (itself included), to count the
          * round trips of one operation; null where the server does not tell.
          */
-        default String sessionStatementCount() {
+        String sessionStatementCount() {
             return null;
         }
     }
@@ -93,7 +102,7 @@ public final class CaptureBenchmark {
         Thread dropOnExit = new Thread(this::dropDatabaseQuietly, "drop-" + database);
         Runtime.getRuntime().addShutdownHook(dropOnExit);
         List<Harness.Result> results = new ArrayList<>();
-        try (HikariDataSource raw = pool(server.driverName(), rawUrl(), false);
+        try (HikariDataSource raw = pool(server.driverName, rawUrl(), false);
              HikariDataSource repl = pool("jdbc-repl", "jdbc:repl:" + rawUrl().substring("jdbc:".length()), true)) {
             out.println("CaptureBenchmark " + ZonedDateTime.now().withNano(0) + ", java " + Runtime.version()
                     + ", " + Runtime.getRuntime().availableProcessors() + " processors, pool " + poolSize
@@ -101,7 +110,7 @@ public final class CaptureBenchmark {
             for (String workload : workloads) {
                 Harness.Settings settings = new Harness.Settings(threads, warmup, round, rounds);
                 List<Harness.Variant> variants = List.of(
-                        new Harness.Variant(server.driverName(), operation(workload.trim(), raw)),
+                        new Harness.Variant(server.driverName, operation(workload.trim(), raw)),
                         new Harness.Variant("jdbc:repl capture", operation(workload.trim(), repl)));
                 Harness.Result result = Harness.run(workload.trim(), settings, variants, out);
                 Harness.print(result, out);
@@ -113,7 +122,7 @@ public final class CaptureBenchmark {
             if (server.sessionStatementCount() != null) {
                 for (String workload : workloads) {
                     out.printf(Locale.ROOT, "round trips per %s transaction: %s %d, jdbc:repl capture %d%n", workload.trim(),
-                            server.driverName(), roundTrips(workload.trim(), rawUrl(), false),
+                            server.driverName, roundTrips(workload.trim(), rawUrl(), false),
                             roundTrips(workload.trim(), "jdbc:repl:" + rawUrl().substring("jdbc:".length()), true));
                 }
             }
@@ -122,7 +131,7 @@ public final class CaptureBenchmark {
             Runtime.getRuntime().removeShutdownHook(dropOnExit);
         }
         out.printf(Locale.ROOT, "%nSummary: jdbc:repl capture / %s (target: ratio of medians >= %.2f)%n",
-                server.driverName(), server.targetRatio());
+                server.driverName, server.targetRatio);
         for (Harness.Result r : results) {
             out.printf(Locale.ROOT, "%-8s threads %d: median %.0f vs %.0f ops/s, ratio %.3f (rounds %.3f..%.3f)%n",
                     r.workload(), r.settings().threads(), r.median(1), r.median(0), r.ratioOfMedians(1),
@@ -225,8 +234,8 @@ public final class CaptureBenchmark {
         HikariConfig config = new HikariConfig();
         config.setPoolName(name);
         config.setJdbcUrl(url);
-        config.setUsername(server.user());
-        config.setPassword(server.password());
+        config.setUsername(server.user);
+        config.setPassword(server.password);
         config.setMaximumPoolSize(poolSize);
         config.setMinimumIdle(poolSize);
         if (capture) config.addDataSourceProperty("repl.node", "bench");
@@ -247,8 +256,8 @@ public final class CaptureBenchmark {
 
     static Connection connect(Server server, String url) throws SQLException {
         Properties credentials = new Properties();
-        credentials.setProperty("user", server.user());
-        credentials.setProperty("password", server.password());
+        credentials.setProperty("user", server.user);
+        credentials.setProperty("password", server.password);
         return DriverManager.getConnection(url, credentials);
     }
 
@@ -258,39 +267,14 @@ public final class CaptureBenchmark {
     }
 
     /** PostgreSQL through pgjdbc; target 0.85. */
-    static final class Postgres implements Server {
-        private final String host = env("PGHOST", "127.0.0.1");
-        private final String port = env("PGPORT", "5432");
-        private final String user = env("PGUSER", "postgres");
-        private final String password = env("PGPASSWORD", "");
-
-        @Override
-        public String driverName() {
-            return "pgjdbc";
+    static final class Postgres extends Server {
+        Postgres() {
+            super("pgjdbc", 0.85, "jdbc:postgresql://" + env("PGHOST", "127.0.0.1") + ":" + env("PGPORT", "5432") + "/",
+                    env("PGUSER", "postgres"), env("PGPASSWORD", ""));
         }
 
         @Override
-        public double targetRatio() {
-            return 0.85;
-        }
-
-        @Override
-        public String url(String database) {
-            return "jdbc:postgresql://" + host + ":" + port + "/" + database;
-        }
-
-        @Override
-        public String user() {
-            return user;
-        }
-
-        @Override
-        public String password() {
-            return password;
-        }
-
-        @Override
-        public void create(String database) throws SQLException {
+        void create(String database) throws SQLException {
             try (Connection admin = connect(this, url("postgres")); Statement s = admin.createStatement()) {
                 s.execute("CREATE DATABASE " + database);
             }
@@ -308,14 +292,14 @@ public final class CaptureBenchmark {
         }
 
         @Override
-        public void drop(String database) throws SQLException {
+        void drop(String database) throws SQLException {
             try (Connection admin = connect(this, url("postgres")); Statement s = admin.createStatement()) {
                 s.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
             }
         }
 
         @Override
-        public void printLogFigures(Connection c, PrintStream out) throws SQLException {
+        void printLogFigures(Connection c, PrintStream out) throws SQLException {
             try (Statement s = c.createStatement();
                  ResultSet rs = s.executeQuery("SELECT count(*), avg(pg_column_size(l.*)), avg(octet_length(old_values::text)"
                          + " + octet_length(new_values::text) + octet_length(column_types::text)"

@@ -13,44 +13,20 @@ import java.util.Locale;
  * integration tests' variables REPL_IT_MARIADB_HOST, _PORT, _USER, _PASSWORD (defaults 127.0.0.1,
  * 3306, root, no password).
  */
-public final class MariaDbCaptureBenchmark implements CaptureBenchmark.Server {
+public final class MariaDbCaptureBenchmark extends CaptureBenchmark.Server {
 
-    private final String host = CaptureBenchmark.env("REPL_IT_MARIADB_HOST", "127.0.0.1");
-    private final String port = CaptureBenchmark.env("REPL_IT_MARIADB_PORT", "3306");
-    private final String user = CaptureBenchmark.env("REPL_IT_MARIADB_USER", "root");
-    private final String password = CaptureBenchmark.env("REPL_IT_MARIADB_PASSWORD", "");
+    MariaDbCaptureBenchmark() {
+        super("mariadb", 0.65, "jdbc:mariadb://" + CaptureBenchmark.env("REPL_IT_MARIADB_HOST", "127.0.0.1") + ":"
+                        + CaptureBenchmark.env("REPL_IT_MARIADB_PORT", "3306") + "/",
+                CaptureBenchmark.env("REPL_IT_MARIADB_USER", "root"), CaptureBenchmark.env("REPL_IT_MARIADB_PASSWORD", ""));
+    }
 
     public static void main(String[] args) throws Exception {
         new CaptureBenchmark(new MariaDbCaptureBenchmark()).run();
     }
 
     @Override
-    public String driverName() {
-        return "mariadb";
-    }
-
-    @Override
-    public double targetRatio() {
-        return 0.65;
-    }
-
-    @Override
-    public String url(String database) {
-        return "jdbc:mariadb://" + host + ":" + port + "/" + database;
-    }
-
-    @Override
-    public String user() {
-        return user;
-    }
-
-    @Override
-    public String password() {
-        return password;
-    }
-
-    @Override
-    public void create(String database) throws SQLException {
+    void create(String database) throws SQLException {
         try (Connection admin = CaptureBenchmark.connect(this, url("")); Statement s = admin.createStatement()) {
             s.execute("CREATE DATABASE " + database);
         }
@@ -70,14 +46,14 @@ public final class MariaDbCaptureBenchmark implements CaptureBenchmark.Server {
     }
 
     @Override
-    public void drop(String database) throws SQLException {
+    void drop(String database) throws SQLException {
         try (Connection admin = CaptureBenchmark.connect(this, url("")); Statement s = admin.createStatement()) {
             s.execute("DROP DATABASE IF EXISTS " + database);
         }
     }
 
     @Override
-    public void printLogFigures(Connection c, PrintStream out) throws SQLException {
+    void printLogFigures(Connection c, PrintStream out) throws SQLException {
         try (Statement s = c.createStatement()) {
             try (ResultSet rs = s.executeQuery("SELECT VERSION(), @@innodb_flush_log_at_trx_commit, @@log_bin, @@sync_binlog")) {
                 rs.next();
@@ -97,7 +73,7 @@ public final class MariaDbCaptureBenchmark implements CaptureBenchmark.Server {
     }
 
     @Override
-    public String sessionStatementCount() {
+    String sessionStatementCount() {
         return "SHOW SESSION STATUS LIKE 'Questions'";
     }
 }
