@@ -77,6 +77,10 @@ class OneRowUpdateCaptureIT {
             ps.setInt(2, 1);
             assertThatThrownBy(ps::executeUpdate).isInstanceOf(SQLException.class);
         }
+        try (Statement s = c.createStatement()) { // RETURNING through both connectors
+            seen.add("insert: " + s.executeUpdate("INSERT INTO acct VALUES (4, 40, 'd')"));
+            seen.add("delete: " + s.executeUpdate("DELETE FROM acct WHERE id = 4"));
+        }
         assertThat(c.getAutoCommit()).isTrue();
         return seen;
     }
@@ -133,9 +137,11 @@ class OneRowUpdateCaptureIT {
                     "UPDATE acct old={\"id\":2,\"bal\":20} new={\"bal\":20} cv=[\"bal\"]",
                     "UPDATE acct old={\"id\":3,\"note\":\"c\"} new={\"note\":\"lit\"} cv=[\"note\"]",
                     "UPDATE acct old={\"id\":2,\"bal\":20,\"note\":\"b\"} new={\"bal\":40,\"note\":\"tx2\"} cv=[\"bal\",\"note\"]",
-                    "UPDATE pair old={\"a\":1,\"b\":2,\"v\":\"x\"} new={\"v\":\"p\"} cv=[\"v\"]");
+                    "UPDATE pair old={\"a\":1,\"b\":2,\"v\":\"x\"} new={\"v\":\"p\"} cv=[\"v\"]",
+                    "INSERT acct old=null new={\"id\":4,\"bal\":40,\"note\":\"d\"} cv=[\"id\",\"bal\",\"note\"]",
+                    "DELETE acct old={\"id\":4,\"bal\":40,\"note\":\"d\"} new=null cv=null");
             // each auto-commit statement and the explicit transaction: one stamp each, LCRs or not
-            assertThat(count(b, "SELECT COUNT(DISTINCT tx_id) FROM repl_log")).isEqualTo(5);
+            assertThat(count(b, "SELECT COUNT(DISTINCT tx_id) FROM repl_log")).isEqualTo(7);
             assertThat(count(b, "SELECT COUNT(*) FROM repl_log l LEFT JOIN repl_tx t ON t.tx_id = l.tx_id"
                     + " WHERE t.tx_id IS NULL")).as("every LCR's transaction is stamped").isZero();
             assertThat(count(b, "SELECT COUNT(*) FROM repl_tx t WHERE t.last_position <>"
