@@ -31,17 +31,20 @@ final class PostgresStatementCapture implements StatementInterceptor {
     private final TableInfo table;
     private final PostgresCapture planner;
     private final Node node;
+    private final CaptureSession session;
     private ResultSet generatedKeys;
     private boolean keysRequested;
     /** The update count of an execute() that ran the keys plan; ASK_THE_STATEMENT otherwise. */
     private long updateCount = ASK_THE_STATEMENT;
 
-    PostgresStatementCapture(CapturePlan plan, Dml dml, TableInfo table, PostgresCapture planner, Node node) {
+    PostgresStatementCapture(CapturePlan plan, Dml dml, TableInfo table, PostgresCapture planner, Node node,
+            CaptureSession session) {
         this.plan = plan;
         this.dml = dml;
         this.table = table;
         this.planner = planner;
         this.node = node;
+        this.session = session;
     }
 
     @Override
@@ -61,6 +64,12 @@ final class PostgresStatementCapture implements StatementInterceptor {
 
     @Override
     public Object execute(Execution execution) throws SQLException {
+        Object result = runOnce(execution);
+        session.captured(execution.connection());
+        return result;
+    }
+
+    private Object runOnce(Execution execution) throws SQLException {
         if (!plan.retriesOnConcurrentInsert()) return run(execution);
         // An upsert met a row another transaction inserted after its lock: its snapshot missed the
         // row's old values. Running it again (behind a savepoint in a transaction) sees the row.
@@ -138,7 +147,9 @@ final class PostgresStatementCapture implements StatementInterceptor {
                     + " supported yet (" + table.qualifiedName() + "): execute the entries one by one, or use"
                     + " INSERT ... RETURNING", "0A000");
         }
-        return batch.proceed();
+        long[] counts = batch.proceed();
+        session.captured(batch.connection());
+        return counts;
     }
 
     @Override
