@@ -307,7 +307,11 @@ final class DmlReader {
             out.add(relationName(t));
         } else if (item instanceof ParenthesedSelect s && s.getAlias() != null) {
             out.add(s.getAlias().getName());
-        } else if (item instanceof ParenthesedFromItem p && p.getAlias() == null) {
+        } else if (item instanceof ParenthesedFromItem p && p.getAlias() != null) {
+            // (VALUES …) AS v(a, b) reads this way; an aliased join does not name its tables
+            if (!(p.getFromItem() instanceof Select) || hasAny(p.getJoins())) return false;
+            out.add(p.getAlias().getName());
+        } else if (item instanceof ParenthesedFromItem p) {
             if (!relations(p.getFromItem(), p.getJoins(), out)) return false;
         } else {
             return false;
