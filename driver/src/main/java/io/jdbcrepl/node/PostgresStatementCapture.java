@@ -198,8 +198,11 @@ final class PostgresStatementCapture implements StatementInterceptor {
         if (connection.getAutoCommit()) {
             System.arraycopy(counts, 0, reported, 0, failed);
             if (!results.isEmpty()) generatedKeys = ConcatenatedResultSet.of(results);
-        } else {
-            for (ResultSet r : results) r.close();
+        } else if (!results.isEmpty()) {
+            // pgjdbc: no keys, but the keys' columns
+            for (ResultSet r : results.subList(1, results.size())) r.close();
+            results.get(0).afterLast();
+            generatedKeys = results.get(0);
         }
         BatchUpdateException e = new BatchUpdateException("Batch entry " + failed + " " + batch.sql() + " was aborted: "
                 + cause.getMessage() + "  Call getNextException to see other errors in the batch.", cause.getSQLState(),
