@@ -127,6 +127,27 @@ class JoinAndConstraintCaptureIT {
         box.assertLogReplays(KEYS, "item");
     }
 
+    /** A FROM table named like a column of the target: its rows are still its rows, not the column. */
+    @Test
+    void aFromTableNamedLikeATargetColumn() throws Exception {
+        Sandbox box = pair.sandbox(ITEM, "CREATE TABLE note (item_id int PRIMARY KEY, body text NOT NULL)");
+        box.seed(SEED_ITEMS, "INSERT INTO note VALUES (1, 'n1'), (3, 'n3'), (5, 'n5')");
+        box.compare((c, t) -> {
+            try (Statement s = c.createStatement()) {
+                t.value("update", () -> s.executeUpdate("UPDATE item SET note = note.body FROM note"
+                        + " WHERE note.item_id = item.id AND item.id < 5"));
+                t.value("delete returning", () -> rows(s.executeQuery("DELETE FROM item USING note"
+                        + " WHERE note.item_id = item.id AND note.body = 'n5' RETURNING note.body, item.note")));
+            }
+        });
+        box.assertSameContents("item");
+        box.assertTransactions(
+                tx(update("item", "id=" + i(1) + ", note=" + s(null), "note=" + s("n1"), "note"),
+                        update("item", "id=" + i(3) + ", note=" + s(null), "note=" + s("n3"), "note")),
+                tx(delete("item", item(5, "e", 5, null))));
+        box.assertLogReplays(KEYS, "item");
+    }
+
     // ------------------------------------------------------------------ DELETE ... USING
 
     @Test

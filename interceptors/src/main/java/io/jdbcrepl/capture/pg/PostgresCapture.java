@@ -9,6 +9,7 @@ import io.jdbcrepl.capture.sql.Assignment;
 import io.jdbcrepl.capture.sql.ColumnRef;
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.capture.sql.Dml;
+import io.jdbcrepl.capture.sql.FromRelation;
 import io.jdbcrepl.capture.sql.InsertSource;
 import io.jdbcrepl.capture.sql.OnConflict;
 import io.jdbcrepl.capture.sql.SqlFragment;
@@ -373,7 +374,7 @@ public final class PostgresCapture {
         }
         // UPDATE ... FROM: the other relations' rows travel whole, for SET and RETURNING to read.
         for (int i = 0; i < dml.fromRelations().size(); i++) {
-            locked.append(", ").append(dml.fromRelations().get(i)).append(" AS ").append(relationColumn(i));
+            locked.append(", ").append(wholeRow(dml.fromRelations().get(i))).append(" AS ").append(relationColumn(i));
         }
         locked.append(" FROM ").append(only(dml)).append(dml.target().sqlText());
         if (dml.target().alias() != null) locked.append(" AS ").append(ref);
@@ -407,7 +408,7 @@ public final class PostgresCapture {
         if (dml.where() != null) change.append(" WHERE ").append(dml.where().text());
         change.append(" RETURNING ").append(ref).append(".*");
         for (int i = 0; i < dml.fromRelations().size(); i++) {
-            change.append(", ").append(dml.fromRelations().get(i)).append(" AS ").append(relationColumn(i));
+            change.append(", ").append(wholeRow(dml.fromRelations().get(i))).append(" AS ").append(relationColumn(i));
         }
         LoggedColumns logged = LoggedColumns.forDelete(table);
         String json = jsonObject(table, logged.oldColumns(), "repl_changed", name -> name);
@@ -444,7 +445,7 @@ public final class PostgresCapture {
             if (text.equals("*") || text.equalsIgnoreCase(reference(dml) + ".*")) {
                 for (ColumnInfo c : table.columns()) items.add(reference(dml) + "." + quote(c.name()));
                 // PostgreSQL's * also spans the FROM / USING relations, in order.
-                if (text.equals("*")) for (String r : dml.fromRelations()) items.add(r + ".*");
+                if (text.equals("*")) for (FromRelation r : dml.fromRelations()) items.add(r.name() + ".*");
             } else {
                 items.add(item.text());
             }
@@ -452,6 +453,15 @@ public final class PostgresCapture {
         sql.append(String.join(", ", items)).append(" FROM repl_changed AS ").append(reference(dml))
                 .append(relationsOf(dml, reference(dml)));
         return new CapturePlan(sql.toString(), CapturePlan.Result.ROWS, dml.parameterCount(), retries);
+    }
+
+    /**
+     * A relation's whole row. A table's as {@code coalesce(u.*)}: a bare {@code u} would be the
+     * target's column if it has one so named. A subquery's row type has no name, which coalesce
+     * would lose: it stays {@code u} (a clash with a target column then fails as "not composite").
+     */
+    private static String wholeRow(FromRelation relation) {
+        return relation.table() ? "coalesce(" + relation.name() + ".*)" : relation.name();
     }
 
     /** The column that carries the whole row of the FROM / USING list's relation {@code i}. */
@@ -468,7 +478,7 @@ public final class PostgresCapture {
         StringBuilder out = new StringBuilder();
         for (int i = 0; i < dml.fromRelations().size(); i++) {
             out.append(" CROSS JOIN LATERAL (SELECT (").append(carrier).append('.').append(relationColumn(i))
-                    .append(").*) AS ").append(dml.fromRelations().get(i));
+                    .append(").*) AS ").append(dml.fromRelations().get(i).name());
         }
         return out.toString();
     }

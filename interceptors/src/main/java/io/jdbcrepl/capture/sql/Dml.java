@@ -25,8 +25,7 @@ import java.util.List;
  * @param onConflict           INSERT … ON CONFLICT (PostgreSQL)
  * @param onDuplicateKeyUpdate INSERT … ON DUPLICATE KEY UPDATE (MySQL)
  * @param from                 UPDATE … FROM / DELETE … USING: the list of other tables as written
- * @param fromRelations        the names the FROM / USING list gives its relations (alias, else table
- *                             name), as written and in order; empty when there is no such list
+ * @param fromRelations        the relations of the FROM / USING list, in order; empty when there is none
  * @param where                UPDATE/DELETE: the WHERE condition as written
  * @param whereHasSubquery     the WHERE contains a SELECT
  * @param orderBy              UPDATE/DELETE … ORDER BY (MySQL): the list after ORDER BY
@@ -38,7 +37,7 @@ import java.util.List;
 public record Dml(String sql, CommandType command, TableRef target, boolean only, boolean ignore,
                   List<ColumnRef> assignedColumns, SqlFragment set, List<Assignment> assignments,
                   InsertSource insertSource, OnConflict onConflict, OnDuplicateKeyUpdate onDuplicateKeyUpdate,
-                  SqlFragment from, List<String> fromRelations, SqlFragment where, boolean whereHasSubquery, SqlFragment orderBy,
+                  SqlFragment from, List<FromRelation> fromRelations, SqlFragment where, boolean whereHasSubquery, SqlFragment orderBy,
                   SqlFragment limit, List<SqlFragment> returning, boolean returningAll, int parameterCount)
         implements Analysis {
 

@@ -67,7 +67,7 @@ final class DmlReader {
         }
         TableRef target = table(u.getTable());
         if (rowSubquery(u.getUpdateSets())) return new Opaque(Reasons.ROW_SUBQUERY_SET, List.of(target));
-        List<String> relations = new ArrayList<>();
+        List<FromRelation> relations = new ArrayList<>();
         if (u.getFromItem() != null && !relations(u.getFromItem(), u.getJoins(), relations)) {
             return new Opaque(Reasons.FROM_LIST, List.of(target));
         }
@@ -89,9 +89,9 @@ final class DmlReader {
         }
         TableRef target = table(d.getTable());
         if (tokens.hasNumberedParameters()) return new Opaque(Reasons.NUMBERED_PARAMETERS, List.of(target));
-        List<String> relations = new ArrayList<>();
+        List<FromRelation> relations = new ArrayList<>();
         if (d.getUsingList() != null) {
-            for (Table t : d.getUsingList()) relations.add(relationName(t));
+            for (Table t : d.getUsingList()) relations.add(relation(t));
         }
         Clauses c = locate(tokens.last(d.getTable()) + 1, hasAny(d.getUsingList()) ? USING : null,
                 d.getWhere() != null ? WHERE : null, hasAny(d.getOrderByElements()) ? ORDER_BY : null,
@@ -302,15 +302,15 @@ final class DmlReader {
      * joins. False for what cannot be named that way: a function, an aliased join, NATURAL or USING
      * joins (whose merged columns belong to no single relation).
      */
-    private static boolean relations(FromItem item, List<Join> joins, List<String> out) {
+    private static boolean relations(FromItem item, List<Join> joins, List<FromRelation> out) {
         if (item instanceof Table t) {
-            out.add(relationName(t));
+            out.add(relation(t));
         } else if (item instanceof ParenthesedSelect s && s.getAlias() != null) {
-            out.add(s.getAlias().getName());
+            out.add(new FromRelation(s.getAlias().getName(), false));
         } else if (item instanceof ParenthesedFromItem p && p.getAlias() != null) {
             // (VALUES …) AS v(a, b) reads this way; an aliased join does not name its tables
             if (!(p.getFromItem() instanceof Select) || hasAny(p.getJoins())) return false;
-            out.add(p.getAlias().getName());
+            out.add(new FromRelation(p.getAlias().getName(), false));
         } else if (item instanceof ParenthesedFromItem p) {
             if (!relations(p.getFromItem(), p.getJoins(), out)) return false;
         } else {
@@ -324,9 +324,9 @@ final class DmlReader {
         return true;
     }
 
-    /** What the rest of the statement calls a table of a FROM list: its alias, else its name, as written. */
-    private static String relationName(Table t) {
-        return t.getAlias() != null ? t.getAlias().getName() : t.getName();
+    /** A table of a FROM list: the rest of the statement calls it by its alias, else its name, as written. */
+    private static FromRelation relation(Table t) {
+        return new FromRelation(t.getAlias() != null ? t.getAlias().getName() : t.getName(), true);
     }
 
     /** {@code SET (a, b) = (SELECT …)}: one subquery for several columns. */
