@@ -1,6 +1,5 @@
 package io.jdbcrepl.it.capture;
 
-import io.jdbcrepl.it.support.Rows;
 import io.jdbcrepl.it.support.TestDatabases;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -11,7 +10,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -27,6 +25,7 @@ import static io.jdbcrepl.it.capture.StatementKindsCaptureIT.KEYS;
 import static io.jdbcrepl.it.capture.StatementKindsCaptureIT.PRICE;
 import static io.jdbcrepl.it.capture.StatementKindsCaptureIT.SEED_ITEMS;
 import static io.jdbcrepl.it.capture.StatementKindsCaptureIT.SEED_PRICES;
+import static io.jdbcrepl.it.capture.StatementKindsCaptureIT.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -238,12 +237,5 @@ class JoinAndConstraintCaptureIT {
         }
         assertThat(box.nodeContents("pair")).isEmpty();
         assertThat(box.log()).isEmpty();
-    }
-
-    /** Column labels and types, then the rows. */
-    static List<String> rows(ResultSet rs) throws SQLException {
-        List<String> out = new ArrayList<>(Rows.columns(rs.getMetaData()));
-        out.addAll(Rows.of(rs));
-        return out;
     }
 }

@@ -267,24 +267,14 @@ class StatementKindsCaptureIT {
             }
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO gen (id, code) VALUES (?, ?)",
                     Statement.RETURN_GENERATED_KEYS)) {
-                Object[][] entries = {{100, "f"}, {1, "duplicate"}, {101, "g"}};
-                for (Object[] e : entries) {
-                    ps.setInt(1, (Integer) e[0]);
-                    ps.setString(2, (String) e[1]);
-                    ps.addBatch();
-                }
+                addBatch(ps, new Object[][] {{100, "f"}, {1, "duplicate"}, {101, "g"}});
                 t.failure("batch with a duplicate key", ps::executeBatch);
                 keys(t, "the keys of the entries before it", ps);
             }
             c.setAutoCommit(false);
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO gen (id, code) VALUES (?, ?)",
                     Statement.RETURN_GENERATED_KEYS)) {
-                Object[][] entries = {{200, "h"}, {2, "duplicate"}};
-                for (Object[] e : entries) {
-                    ps.setInt(1, (Integer) e[0]);
-                    ps.setString(2, (String) e[1]);
-                    ps.addBatch();
-                }
+                addBatch(ps, new Object[][] {{200, "h"}, {2, "duplicate"}});
                 t.failure("failing batch in a transaction", ps::executeBatch);
                 keys(t, "keys after it", ps);
             }
@@ -292,12 +282,7 @@ class StatementKindsCaptureIT {
             c.setAutoCommit(true);
             try (PreparedStatement ps = c.prepareStatement("UPDATE gen SET qty = qty + ? WHERE code = ?",
                     Statement.RETURN_GENERATED_KEYS)) {
-                Object[][] entries = {{10, "a"}, {20, "none"}, {30, "b"}};
-                for (Object[] e : entries) {
-                    ps.setInt(1, (Integer) e[0]);
-                    ps.setString(2, (String) e[1]);
-                    ps.addBatch();
-                }
+                addBatch(ps, new Object[][] {{10, "a"}, {20, "none"}, {30, "b"}});
                 t.value("update batch", ps::executeBatch);
                 keys(t, "its keys", ps);
             }
@@ -314,6 +299,14 @@ class StatementKindsCaptureIT {
                 tx(update("gen", "id=" + i(1) + ", qty=" + i(1), "qty=" + i(11), "qty")),
                 tx(update("gen", "id=" + i(2) + ", qty=" + i(2), "qty=" + i(32), "qty")));
         box.assertLogReplays(KEYS, "gen");
+    }
+
+    /** One batch entry per row of values, bound in order. */
+    private static void addBatch(PreparedStatement ps, Object[][] entries) throws SQLException {
+        for (Object[] e : entries) {
+            for (int k = 0; k < e.length; k++) ps.setObject(k + 1, e[k]);
+            ps.addBatch();
+        }
     }
 
     private static void keys(io.jdbcrepl.it.support.Trace t, String label, Statement s) {
@@ -582,7 +575,7 @@ class StatementKindsCaptureIT {
     }
 
     /** Column labels and types, then the rows. */
-    private static List<String> rows(ResultSet rs) throws SQLException {
+    static List<String> rows(ResultSet rs) throws SQLException {
         List<String> out = new ArrayList<>(Rows.columns(rs.getMetaData()));
         out.addAll(Rows.of(rs));
         return out;

@@ -167,8 +167,8 @@ public final class PostgresCapture {
             throws SQLException {
         OnConflict conflict = dml.onConflict();
         if (conflict.targetColumns().isEmpty() && conflict.constraint() == null) {
-            throw new CaptureException("INSERT ... ON CONFLICT DO UPDATE on " + table.qualifiedName()
-                    + " without a conflict target: PostgreSQL requires one (ON CONFLICT (a, b) or ON CONSTRAINT name)");
+            // PostgreSQL's own error, before anything runs
+            throw new SQLException("ON CONFLICT DO UPDATE requires inference specification or constraint name", "42601");
         }
         InsertSource src = dml.insertSource();
         if (src instanceof InsertSource.DefaultValues) {

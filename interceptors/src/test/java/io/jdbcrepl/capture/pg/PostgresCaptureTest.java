@@ -137,6 +137,13 @@ class PostgresCaptureTest {
     }
 
     @Test
+    void doUpdateWithoutAConflictTargetIsPostgresqlsOwnError() {
+        assertThatThrownBy(() -> plan("INSERT INTO item (id, name) VALUES (1, 'a') ON CONFLICT DO UPDATE SET name = 'b'"))
+                .hasMessage("ON CONFLICT DO UPDATE requires inference specification or constraint name")
+                .extracting(e -> ((SQLException) e).getSQLState()).isEqualTo("42601");
+    }
+
+    @Test
     void insertSelectWithTheColumnsItFillsNamesThemInItsChangeVector() throws Exception {
         Dml d = dml("INSERT INTO item SELECT id + 10, name FROM item WHERE id = ?");
         assertThat(CAPTURE.plan(d, ITEM, CaptureSettings.DEFAULT).sql()).contains("'[\"id\",\"name\",\"qty\",\"note\"]'::json");
