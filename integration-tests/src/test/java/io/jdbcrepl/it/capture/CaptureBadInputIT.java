@@ -54,6 +54,7 @@ class CaptureBadInputIT {
                 "INSERT INTO item (id, name, qty) VALUES (1, 'x', DEFAULT) ON CONFLICT (id) DO UPDATE SET name = 'y'",
                 "UPDATE item SET qty = g FROM generate_series(1, 2) AS g WHERE g = item.id",
                 "UPDATE item SET qty = 0 FROM price JOIN price AS p2 USING (item_id) WHERE price.item_id = item.id",
+                "DELETE FROM item USING (SELECT item_id FROM price) AS p WHERE p.item_id = item.id",
                 "MERGE INTO item i USING price p ON p.item_id = i.id WHEN MATCHED THEN UPDATE SET qty = 0",
                 "WITH x AS (SELECT 1 AS id) UPDATE item SET qty = 0 WHERE id IN (SELECT id FROM x)",
                 "WITH d AS (DELETE FROM item WHERE id = 1 RETURNING *) SELECT * FROM d",
