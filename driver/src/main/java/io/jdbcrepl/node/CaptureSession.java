@@ -49,6 +49,8 @@ public final class CaptureSession implements ConnectionInterceptor {
     private final LockingPlanner locking;
     private final LockingTransaction transaction;
     private String currentSchema;
+    /** PostgreSQL: the open transaction ran a captured statement (its commit wakes the peers). */
+    private boolean capturedInTransaction;
 
     public CaptureSession(Node node, Connection raw) throws SQLException {
         this.node = node;
@@ -83,7 +85,7 @@ public final class CaptureSession implements ConnectionInterceptor {
         if (!SqlClassifier.mayChangeRows(sql)) return null;
         Object decision = decide(sql);
         if (decision instanceof Capture capture) {
-            return new PostgresStatementCapture(capture.plan(), capture.dml(), capture.table(), postgres, node);
+            return new PostgresStatementCapture(capture.plan(), capture.dml(), capture.table(), postgres, node, this);
         }
         return decision instanceof LockingCapture capture
                 ? new LockingStatementCapture(capture.plan(), node, transaction) : null;
@@ -93,7 +95,9 @@ public final class CaptureSession implements ConnectionInterceptor {
     public String batchSql(String sql) throws SQLException {
         if (!SqlClassifier.mayChangeRows(sql)) return sql;
         // MariaDB/H2: the entry stays as written; executeBatch runs it captured.
-        return decide(sql) instanceof Capture capture ? capture.plan().sql() : sql;
+        if (!(decide(sql) instanceof Capture capture)) return sql;
+        capturedInTransaction = true; // a batch that then fails makes one spurious wake-up, no harm
+        return capture.plan().sql();
     }
 
     /**
@@ -102,7 +106,11 @@ public final class CaptureSession implements ConnectionInterceptor {
      */
     @Override
     public long[] executeBatch(SqlBatch batch) throws SQLException {
-        if (locking == null) return batch.proceed();
+        if (locking == null) {
+            long[] counts = batch.proceed();
+            if (capturedInTransaction) captured(batch.connection());
+            return counts;
+        }
         List<Object> decisions = new java.util.ArrayList<>();
         boolean anyCaptured = false;
         for (String sql : batch.sql()) {
@@ -148,12 +156,29 @@ public final class CaptureSession implements ConnectionInterceptor {
 
     @Override
     public void afterCommit() {
+        boolean captured = capturedInTransaction || (transaction != null && transaction.active());
+        capturedInTransaction = false;
         if (transaction != null) transaction.forget();
+        if (captured) node.committed();
     }
 
     @Override
     public void afterRollback() {
+        capturedInTransaction = false;
         if (transaction != null) transaction.forget();
+    }
+
+    /**
+     * PostgreSQL: a captured statement ran; in auto-commit mode it has committed, else its
+     * transaction's commit wakes the peers.
+     */
+    void captured(Connection connection) throws SQLException {
+        if (connection.getAutoCommit()) {
+            capturedInTransaction = false;
+            node.committed();
+        } else {
+            capturedInTransaction = true;
+        }
     }
 
     /** Rows changed through an updatable result set would have no LCR: refused, loudly. */

@@ -142,6 +142,7 @@ final class LockingStatementCapture implements StatementInterceptor {
             long count = capture(connection, parameters, keys, true);
             transaction.beforeCommit(connection);
             connection.commit();
+            node.committed();
             return count;
         } catch (SQLException | RuntimeException e) {
             try {
@@ -184,7 +185,7 @@ final class LockingStatementCapture implements StatementInterceptor {
             int autoIncrementColumn = -1;
             long count = 0;
             try (PreparedStatement ps = binder.prepare(connection, returning.sql(), List.of());
-                    ResultSet rs = ps.executeQuery()) {
+                    ResultSet rs = resultOf(ps)) {
                 changed = true;
                 for (int i = 1; i <= returning.columns().size(); i++) {
                     if (autoIncrementColumn < 0 && rs.getMetaData().isAutoIncrement(i)) autoIncrementColumn = i;
@@ -309,6 +310,15 @@ final class LockingStatementCapture implements StatementInterceptor {
             }
             return out;
         }
+    }
+
+    /**
+     * The rows of a {@code DELETE/INSERT ... RETURNING}: through {@code execute()}, since MySQL
+     * Connector/J refuses {@code executeQuery()} for a statement that does not start with SELECT.
+     */
+    private static ResultSet resultOf(PreparedStatement ps) throws SQLException {
+        if (!ps.execute()) throw new SQLException("The capture statement returned no rows: RETURNING needs MariaDB 10.5+", "0A000");
+        return ps.getResultSet();
     }
 
     /** A locked row: its key, its key after the update, and its old image. */

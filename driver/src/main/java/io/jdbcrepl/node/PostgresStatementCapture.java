@@ -37,6 +37,7 @@ final class PostgresStatementCapture implements StatementInterceptor {
     private final TableInfo table;
     private final PostgresCapture planner;
     private final Node node;
+    private final CaptureSession session;
     private ResultSet generatedKeys;
     private boolean keysRequested;
     /** The generated keys the prepare asked for. */
@@ -44,12 +45,14 @@ final class PostgresStatementCapture implements StatementInterceptor {
     /** The update count of an execute() that ran the keys plan; ASK_THE_STATEMENT otherwise. */
     private long updateCount = ASK_THE_STATEMENT;
 
-    PostgresStatementCapture(CapturePlan plan, Dml dml, TableInfo table, PostgresCapture planner, Node node) {
+    PostgresStatementCapture(CapturePlan plan, Dml dml, TableInfo table, PostgresCapture planner, Node node,
+            CaptureSession session) {
         this.plan = plan;
         this.dml = dml;
         this.table = table;
         this.planner = planner;
         this.node = node;
+        this.session = session;
     }
 
     @Override
@@ -75,7 +78,9 @@ final class PostgresStatementCapture implements StatementInterceptor {
 
     @Override
     public Object execute(Execution execution) throws SQLException {
-        return retrying(execution.connection(), () -> run(execution));
+        Object result = retrying(execution.connection(), () -> run(execution));
+        session.captured(execution.connection());
+        return result;
     }
 
     /**
@@ -156,7 +161,10 @@ final class PostgresStatementCapture implements StatementInterceptor {
 
     @Override
     public long[] executeBatch(PreparedBatch batch) throws SQLException {
-        return keysRequested ? batchWithKeys(batch) : batch.proceed();
+        if (keysRequested) return batchWithKeys(batch);
+        long[] counts = batch.proceed();
+        session.captured(batch.connection());
+        return counts;
     }
 
     /**
@@ -188,6 +196,7 @@ final class PostgresStatementCapture implements StatementInterceptor {
             }
         }
         if (!results.isEmpty()) generatedKeys = ConcatenatedResultSet.of(results);
+        session.captured(connection);
         return counts;
     }
 
@@ -198,6 +207,7 @@ final class PostgresStatementCapture implements StatementInterceptor {
         if (connection.getAutoCommit()) {
             System.arraycopy(counts, 0, reported, 0, failed);
             if (!results.isEmpty()) generatedKeys = ConcatenatedResultSet.of(results);
+            if (failed > 0) session.captured(connection); // the entries before it committed
         } else if (!results.isEmpty()) {
             // pgjdbc: no keys, but the keys' columns
             for (ResultSet r : results.subList(1, results.size())) r.close();
