@@ -9,6 +9,7 @@ import io.jdbcrepl.capture.pg.PostgresCapture;
 import io.jdbcrepl.capture.sql.Analysis;
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.capture.sql.Dml;
+import io.jdbcrepl.capture.sql.InsertSource;
 import io.jdbcrepl.capture.sql.NotDml;
 import io.jdbcrepl.capture.sql.Opaque;
 import io.jdbcrepl.capture.sql.SqlClassifier;
@@ -22,6 +23,8 @@ import io.jdbcrepl.intercept.StatementKind;
 import io.jdbcrepl.logging.DriverLog;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.Savepoint;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
@@ -212,10 +215,36 @@ public final class CaptureSession implements ConnectionInterceptor {
         if (info.isEmpty()) return NO_SUCH_TABLE; // the database reports it as usual
         try {
             if (locking != null) return new LockingCapture(locking.plan(dml, info.get(), node.settings(info.get())));
+            dml = withQueryColumns(dml, info.get());
             return new Capture(dml, info.get(), postgres.plan(dml, info.get(), node.settings(info.get())));
         } catch (CaptureException e) {
             return unsupported(e.getMessage(), sql);
         }
+    }
+
+    /**
+     * PostgreSQL: {@code INSERT INTO t SELECT …} without a column list fills the first N columns,
+     * N the query's width, which a describe of the query tells without running it (once, when the
+     * statement is planned). The statement is then planned as if it listed those columns. When the
+     * query cannot be described, it stays as written: it fails the same way when it runs.
+     */
+    private Dml withQueryColumns(Dml dml, TableInfo table) throws SQLException {
+        if (!(dml.insertSource() instanceof InsertSource.Query query) || !dml.assignedColumns().isEmpty()) return dml;
+        Savepoint savepoint = raw.getAutoCommit() ? null : raw.setSavepoint(); // a failed describe aborts a transaction
+        int width;
+        try (PreparedStatement ps = raw.prepareStatement(query.text().text())) {
+            java.sql.ResultSetMetaData md = ps.getMetaData();
+            width = md == null ? -1 : md.getColumnCount();
+        } catch (SQLException e) {
+            width = -1;
+        }
+        if (savepoint != null) {
+            if (width < 0) raw.rollback(savepoint);
+            else raw.releaseSavepoint(savepoint);
+        }
+        if (width < 1 || width > table.columns().size()) return dml;
+        return dml.withAssignedColumns(table.columns().subList(0, width).stream()
+                .map(c -> new io.jdbcrepl.capture.sql.ColumnRef(c.name(), true)).toList());
     }
 
     private Object opaque(Opaque opaque, String sql, String schema) throws SQLException {
