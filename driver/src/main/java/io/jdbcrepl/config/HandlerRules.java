@@ -76,6 +76,8 @@ final class HandlerRules {
                             + scope + " (" + key(a.name(), ReplProperty.HANDLER_COLUMNS) + "=*, "
                             + key(b.name(), ReplProperty.HANDLER_COLUMNS) + "=*): only one * list is allowed");
                 }
+                starResolutionOutsideOtherLists(a, b, scope);
+                starResolutionOutsideOtherLists(b, a, scope);
                 for (String column : a.columns().columns()) {
                     if (b.columns().names(column, false) || b.columns().names(column, true)) {
                         throw ConfigErrors.invalid("Column " + column + " is in the lists of handlers " + a.name()
@@ -85,6 +87,19 @@ final class HandlerRules {
                     }
                 }
             }
+        }
+    }
+
+    /** A * list's resolution column must be in the * list, so in no other list of its group. */
+    private static void starResolutionOutsideOtherLists(HandlerDefinition star, HandlerDefinition other, String scope)
+            throws SQLException {
+        if (star.columns().star() && star.resolution() != null
+                && (other.columns().names(star.resolution(), false) || other.columns().names(star.resolution(), true))) {
+            throw ConfigErrors.invalid("Handler " + star.name() + "'s resolution column "
+                    + key(star.name(), ReplProperty.HANDLER_RESOLUTION) + "=" + star.resolution() + " is in handler "
+                    + other.name() + "'s list " + key(other.name(), ReplProperty.HANDLER_COLUMNS) + "=" + other.columns()
+                    + scope + ", so not in the * list of " + star.name()
+                    + ": the resolution column must be one of the list's columns");
         }
     }
 
