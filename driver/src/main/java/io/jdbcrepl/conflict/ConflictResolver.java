@@ -67,13 +67,6 @@ public final class ConflictResolver {
                     throw invalid(where + "repl.handler." + h.name() + ".resolution=" + h.resolution()
                             + " is not a column of the table (columns: " + columnTypes.keySet() + ")");
                 }
-                for (HandlerDefinition other : handlers) {
-                    if (h.columns().star() && sameGroup(h, other) && Columns.contains(other.columns().columns(),
-                            h.resolution())) {
-                        throw invalid(where + "repl.handler." + h.name() + ".resolution=" + h.resolution()
-                                + " is in handler " + other.name() + "'s list, not in the * list of " + h.name());
-                    }
-                }
             }
             if (h.type() == HandlerType.DELTA) {
                 for (Map.Entry<String, ValueType> e : columnTypes.entrySet()) {
@@ -89,28 +82,8 @@ public final class ConflictResolver {
                 }
             }
         }
-        for (int i = 0; i < handlers.size(); i++) {
-            for (int j = i + 1; j < handlers.size(); j++) {
-                HandlerDefinition a = handlers.get(i);
-                HandlerDefinition b = handlers.get(j);
-                if (!sameGroup(a, b)) {
-                    continue;
-                }
-                if (a.columns().star() && b.columns().star()) {
-                    throw invalid("Handlers " + a.name() + " (table " + a.table() + ") and " + b.name() + " (table "
-                            + b.table() + ") both take the * list of table " + table.qualifiedName() + ", "
-                            + a.operation() + "/" + a.conflict() + ": only one * list is allowed");
-                }
-                for (String c : a.columns().columns()) {
-                    if (Columns.contains(b.columns().columns(), c)) {
-                        throw invalid("Column " + c + " of table " + table.qualifiedName() + " is in the lists of handlers "
-                                + a.name() + " (repl.handler." + a.name() + ".columns=" + a.columns() + ") and " + b.name()
-                                + " (repl.handler." + b.name() + ".columns=" + b.columns() + ") for " + a.operation()
-                                + "/" + a.conflict() + ": a column is in at most one list");
-                    }
-                }
-            }
-        }
+        // the list rules again, now that "emp" and "hr.emp" are known to be this one table
+        HandlerDefinition.checkLists(handlers);
         return new ConflictResolver(table, handlers);
     }
 
