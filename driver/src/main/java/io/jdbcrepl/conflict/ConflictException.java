@@ -4,8 +4,8 @@ import java.sql.SQLException;
 
 /**
  * A conflict the prebuilt handlers did not resolve, as {@link io.jdbcrepl.api.DmlContext#execute}
- * throws it. SQLState 40001-like codes would invite retries; this uses 23000 (integrity
- * constraint violation), the class the conflict is closest to, with the vendor code 0.
+ * throws it, with SQLState 23000 (integrity constraint violation, the class a conflict is
+ * closest to) and the resolution's one-line reason as the message.
  */
 public final class ConflictException extends SQLException {
 

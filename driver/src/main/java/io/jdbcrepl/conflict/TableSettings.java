@@ -12,7 +12,7 @@ import java.util.Objects;
  * @param table the destination table
  * @param keyColumns the key: {@code repl.key.<table>}, else the primary key (SPEC 3.3)
  * @param noCompare {@code repl.nocompare.<table>}: non-key columns not compared, {@code *} for
- *     all non-key columns; null or an empty-free {@code ColumnSet} when not set
+ *     all non-key columns; null when not set. A key column listed here is compared all the same
  * @param notNullColumns the columns declared NOT NULL (an UPDATE turned into an INSERT needs them)
  * @param paddedColumns CHAR(n) columns, whose strings compare without trailing spaces
  */
