@@ -5,6 +5,7 @@ import io.jdbcrepl.config.ReplProperty;
 import io.jdbcrepl.config.ReplUrl;
 import io.jdbcrepl.intercept.ConnectionInterceptor;
 import io.jdbcrepl.node.CaptureSession;
+import io.jdbcrepl.node.LocalDatabase;
 import io.jdbcrepl.node.Node;
 import io.jdbcrepl.proxy.ProxyFactory;
 
@@ -62,6 +63,7 @@ public final class ReplDriver implements Driver {
     /** Called by DriverManager when the driver is deregistered, by us or by a container. */
     private static synchronized void deregistered() {
         registered = null;
+        Node.closeAll(); // no thread of ours outlives the application that used the driver
     }
 
     /**
@@ -85,7 +87,10 @@ public final class ReplDriver implements Driver {
         }
         try {
             ConnectionInterceptor interceptor = null;
-            if (config.replicationEnabled()) interceptor = new CaptureSession(Node.of(config, raw), raw);
+            if (config.replicationEnabled()) {
+                LocalDatabase database = () -> delegate.connect(config.delegateUrl(), config.delegateProperties());
+                interceptor = new CaptureSession(Node.of(config, raw, database), raw);
+            }
             return ProxyFactory.wrap(raw, interceptor, null, config.node().orElse("pass-through"));
         } catch (SQLException e) {
             closeQuietly(raw, e);
