@@ -145,12 +145,12 @@ final class RowApplier implements AutoCloseable {
                 throw new ApplyFailure(number, "21000", plan.command + " changed " + count + " rows of "
                         + plan.table.info().qualifiedName() + ": its key is not unique here", null);
             }
-            conflict = rowConflict(plan);
+            conflict = detail(() -> rowConflict(plan), number);
         } catch (SQLException e) {
             local.rollback(sp);
             if (SqlErrors.transientError(e)) throw e;
             if (SqlErrors.uniqueViolation(e, dialect) && plan.command == CommandType.INSERT) {
-                conflict = uniquenessConflict(plan, e);
+                conflict = detail(() -> uniquenessConflict(plan, e), number);
             } else if (SqlErrors.foreignKeyViolation(e, dialect)) {
                 conflict = new Conflict(null, Conflict.Kind.FOREIGN_KEY, plan.command, List.of(), Map.of(), e.getMessage());
             } else {
@@ -159,6 +159,16 @@ final class RowApplier implements AutoCloseable {
         }
         if (!handler.resolve(conflict, plan.lcr, local)) {
             throw new ApplyFailure(number, conflict.errorCode(), conflict.message() + " (" + plan.lcr + ")", null);
+        }
+    }
+
+    /** Finding out a conflict's detail failed: the LCR fails with that error. */
+    private Conflict detail(Call<Conflict> find, long number) throws SQLException, ApplyFailure {
+        try {
+            return find.call();
+        } catch (SQLException e) {
+            if (SqlErrors.transientError(e)) throw e;
+            throw new ApplyFailure(number, SqlErrors.state(e), "reading the conflicting row failed: " + e.getMessage(), e);
         }
     }
 

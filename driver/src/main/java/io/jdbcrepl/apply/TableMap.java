@@ -31,9 +31,8 @@ final class TableMap {
 
         /** The stored name of a source column, or null when the table has none such. */
         String column(String sourceName) {
-            if (info.column(sourceName).isPresent()) return sourceName;
-            for (ColumnInfo c : info.columns()) if (c.name().equalsIgnoreCase(sourceName)) return c.name();
-            return null;
+            for (ColumnInfo c : info.columns()) if (c.name().equals(sourceName)) return sourceName;
+            return info.column(sourceName).map(ColumnInfo::name).orElse(null); // case-insensitive
         }
 
         ColumnInfo columnInfo(String stored) {
