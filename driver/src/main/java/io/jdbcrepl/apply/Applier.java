@@ -24,7 +24,7 @@ final class Applier implements Runnable {
     private static final long MAX_BACKOFF_MILLIS = 30_000;
     private static final long SUBSCRIBE_EVERY_MILLIS = 1_000;
 
-    enum State { STARTING, STANDBY, RUNNING, UNREACHABLE, STOPPED }
+    enum State { STARTING, STANDBY, RUNNING, UNREACHABLE, STOPPED, DROPPED }
 
     private final Node node;
     private final PeerConfig peer;
@@ -34,6 +34,7 @@ final class Applier implements Runnable {
     private final ErrorQueue errorQueue;
 
     private volatile boolean stopped;
+    private volatile boolean dropped;
     private volatile State state = State.STARTING;
     private volatile Position applied;
     private volatile Position read;
@@ -128,7 +129,7 @@ final class Applier implements Runnable {
             }
             outage = false;
         }
-        state = State.STOPPED;
+        state = dropped ? State.DROPPED : State.STOPPED;
     }
 
     /** One session: connections, the lock, then apply until stopped or an error. */
@@ -179,7 +180,14 @@ final class Applier implements Runnable {
         if (!idle && now - lastSubscribed < SUBSCRIBE_EVERY_MILLIS) return;
         if (idle && now - lastSubscribed < Math.min(SUBSCRIBE_EVERY_MILLIS, pollMillis)) return;
         try {
-            r.subscribe(s, node.name(), applied);
+            if (r.subscribe(s, node.name(), applied)) {
+                // The source purged what it kept for us: going on could skip changes.
+                LOG.error("jdbc:repl: " + node.name() + " was dropped as a subscriber of " + peer.name() + " after"
+                        + " repl.retention of silence; applying from " + peer.name() + " stops (the tables must be"
+                        + " copied again, then the subscriber row and repl_progress removed)", null);
+                dropped = true;
+                stopped = true;
+            }
             lastSubscribed = now;
         } catch (SQLException e) {
             LOG.debug("jdbc:repl: could not record " + node.name() + " as a subscriber of " + peer.name() + ": " + e);

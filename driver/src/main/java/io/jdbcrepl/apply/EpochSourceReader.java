@@ -171,8 +171,8 @@ final class EpochSourceReader implements SourceReader {
     }
 
     @Override
-    public void subscribe(Subscribers subscribers, String name, Position at) throws SQLException {
-        subscribers.upsert(source, name, at);
+    public boolean subscribe(Subscribers subscribers, String name, Position at) throws SQLException {
+        return subscribers.upsert(source, name, at);
     }
 
     @Override

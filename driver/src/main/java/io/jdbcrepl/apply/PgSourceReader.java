@@ -184,11 +184,12 @@ final class PgSourceReader implements SourceReader {
     }
 
     @Override
-    public void subscribe(Subscribers subscribers, String name, Position at) throws SQLException {
+    public boolean subscribe(Subscribers subscribers, String name, Position at) throws SQLException {
         source.setReadOnly(false);
         try {
-            subscribers.upsert(source, name, at);
+            boolean dropped = subscribers.upsert(source, name, at);
             source.commit();
+            return dropped;
         } catch (SQLException e) {
             source.rollback();
             throw e;

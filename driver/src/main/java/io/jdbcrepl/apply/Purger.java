@@ -49,12 +49,13 @@ final class Purger {
         for (String peer : node.config().peers()) {
             if (!known.contains(peer)) return 0; // not subscribed yet: keep everything for it
         }
-        if (active.isEmpty()) return 0;
+        if (active.isEmpty() && known.isEmpty()) return 0; // nobody ever consumed this log: keep it
+        // With every subscriber dropped nothing is kept for anyone: everything committed goes.
         return node.dialect() == Dialect.POSTGRESQL ? purgeSnapshots(node, local, active) : purgeEpochs(node, local, active);
     }
 
     private static long purgeSnapshots(Node node, Connection local, List<Position> active) throws SQLException {
-        Long horizon = null;
+        Long horizon = active.isEmpty() ? currentXmin(local) : null;
         for (Position p : active) {
             if (!(p instanceof Position.Snapshot s) || s.low() == null) return 0;
             long xmin = xmin(s.low());
@@ -68,13 +69,21 @@ final class Purger {
         }
     }
 
+    private static long currentXmin(Connection local) throws SQLException {
+        try (PreparedStatement ps = local.prepareStatement("SELECT pg_snapshot_xmin(pg_current_snapshot())::text");
+                java.sql.ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return Long.parseLong(rs.getString(1));
+        }
+    }
+
     /** The xmin of a snapshot's text form {@code xmin:xmax:xip,...}. */
     static long xmin(String snapshot) {
         return Long.parseLong(snapshot.substring(0, snapshot.indexOf(':')));
     }
 
     private static long purgeEpochs(Node node, Connection local, List<Position> active) throws SQLException {
-        Position.Epoch min = null;
+        Position.Epoch min = active.isEmpty() ? new Position.Epoch(Long.MAX_VALUE, 0, "") : null;
         for (Position p : active) {
             if (!(p instanceof Position.Epoch e)) return 0;
             if (min == null || compare(e, min) < 0) min = e;

@@ -32,8 +32,8 @@ interface SourceReader extends AutoCloseable {
     /** Whether every transaction covered by {@code mark} is consumed at {@code at}. */
     boolean consumed(String mark, Position at) throws SQLException;
 
-    /** Records the consumer's position in the source's repl_subscriber (SPEC 4.5). */
-    void subscribe(Subscribers subscribers, String name, Position at) throws SQLException;
+    /** Records the consumer's position in the source's repl_subscriber (SPEC 4.5); true when it was dropped there. */
+    boolean subscribe(Subscribers subscribers, String name, Position at) throws SQLException;
 
     @Override
     void close();

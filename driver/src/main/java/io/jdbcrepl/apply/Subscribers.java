@@ -30,14 +30,14 @@ public final class Subscribers {
     public record Subscriber(String name, Position position, Timestamp updatedAt, Timestamp droppedAt) {
     }
 
-    /** Upserts a consumer's position (keeps {@code dropped_at}). */
-    void upsert(Connection source, String name, Position at) throws SQLException {
+    /** Upserts a consumer's position; returns true when the subscriber has been dropped (which stays). */
+    boolean upsert(Connection source, String name, Position at) throws SQLException {
         Timestamp now = new Timestamp(System.currentTimeMillis());
         try (PreparedStatement ps = source.prepareStatement("UPDATE " + table + " SET position = ?, updated_at = ? WHERE name = ?")) {
             ps.setString(1, at.encode());
             ps.setTimestamp(2, now);
             ps.setString(3, name);
-            if (ps.executeUpdate() == 1) return;
+            if (ps.executeUpdate() == 1) return dropped(source, name);
         }
         String insert = "INSERT INTO " + table + " (name, position, updated_at) VALUES (?, ?, ?)";
         if (dialect == Dialect.POSTGRESQL) insert += " ON CONFLICT (name) DO NOTHING";
@@ -47,6 +47,16 @@ public final class Subscribers {
             ps.setString(2, at.encode());
             ps.setTimestamp(3, now);
             ps.executeUpdate();
+        }
+        return false;
+    }
+
+    private boolean dropped(Connection source, String name) throws SQLException {
+        try (PreparedStatement ps = source.prepareStatement("SELECT dropped_at FROM " + table + " WHERE name = ?")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getTimestamp(1) != null;
+            }
         }
     }
 
