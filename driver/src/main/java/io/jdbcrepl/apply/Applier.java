@@ -100,6 +100,7 @@ final class Applier implements Runnable {
         long backoff = 100;
         boolean outage = false;
         while (!stopped) {
+            long started = System.nanoTime();
             try {
                 session();
                 backoff = 100;
@@ -107,12 +108,18 @@ final class Applier implements Runnable {
                 break;
             } catch (Exception e) {
                 if (stopped) break;
+                if (state == State.RUNNING && System.nanoTime() - started > 10_000_000_000L) {
+                    backoff = 100; // it worked for a while: a new outage, not the old one going on
+                    outage = false;
+                }
                 failures.incrementAndGet();
                 lastError = e.toString();
                 boolean unreachable = e instanceof SQLException s && s.getSQLState() != null && s.getSQLState().startsWith("08");
                 if (unreachable) state = State.UNREACHABLE;
                 if (!outage) {
-                    LOG.warn("jdbc:repl: applying from " + peer.name() + " to " + node.name() + " stopped, retrying with backoff: " + e);
+                    LOG.warn("jdbc:repl: applying from " + peer.name() + " to " + node.name() + " stopped, retrying with backoff: " + e
+                            + (missingTable(e) ? " (has a jdbc:repl: connection with repl.node been opened at " + peer.name()
+                                    + " yet? That creates its log)" : ""));
                     outage = true;
                 }
                 try {
@@ -132,11 +139,18 @@ final class Applier implements Runnable {
         state = dropped ? State.DROPPED : State.STOPPED;
     }
 
+    private static boolean missingTable(Exception e) {
+        String state = e instanceof SQLException s ? s.getSQLState() : null;
+        return "42P01".equals(state) || "42S02".equals(state) || "42102".equals(state);
+    }
+
     /** One session: connections, the lock, then apply until stopped or an error. */
     private void session() throws Exception {
         Connection l = ReplDriver.openDelegate(node.config());
         local = l;
         l.setAutoCommit(false);
+        // InnoDB's REPEATABLE READ would show a conflict's row as of an older snapshot than the UPDATE saw.
+        if (node.dialect() == Dialect.MYSQL) l.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
         try (ApplierLock lock = new ApplierLock(node.dialect(), node.changeLog(), node.logSchema(), peer.name())) {
             if (!lock.tryAcquire(l, () -> ReplDriver.openDelegate(node.config()))) {
                 state = State.STANDBY;
