@@ -157,17 +157,11 @@ final class Applier implements Runnable {
                 Thread.sleep(Math.max(pollMillis * 5, 1000));
                 return;
             }
-            Dialect sourceDialect = Peers.dialect(peer);
-            Connection sourceConnection = Peers.open(peer);
-            String sourceSchema;
-            try {
-                sourceSchema = Peers.schema(sourceConnection, sourceDialect);
-            } catch (SQLException e) {
-                sourceConnection.close();
-                throw e;
-            }
-            SourceReader r = Peers.reader(sourceConnection, sourceDialect, sourceSchema, Math.max(1, batchLcrs));
+            Peers.Source source = Peers.connect(peer, Math.max(1, batchLcrs));
+            SourceReader r = source.reader();
             reader = r;
+            Dialect sourceDialect = source.dialect();
+            String sourceSchema = source.schema();
             Subscribers sourceSubscribers = new Subscribers(sourceDialect, new io.jdbcrepl.log.ChangeLogSchema(sourceDialect, sourceSchema));
             Position at = progress.load(l, peer.name(), Position.initial(sourceDialect == Dialect.POSTGRESQL));
             if ((at instanceof Position.Snapshot) != (sourceDialect == Dialect.POSTGRESQL)) {

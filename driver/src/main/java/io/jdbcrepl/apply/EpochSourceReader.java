@@ -21,8 +21,6 @@ import java.util.Deque;
  */
 final class EpochSourceReader implements SourceReader {
 
-    private static final int FETCH = 500;
-
     private final Connection source;
     private final Dialect dialect;
     private final LogRows rows;
@@ -31,7 +29,6 @@ final class EpochSourceReader implements SourceReader {
     private final int page;
     private long closed = -1; // every transaction with an epoch below this one is committed
     private boolean drained = true;
-    private PreparedStatement lcrStatement;
 
     EpochSourceReader(Connection source, Dialect dialect, ChangeLogSchema schema, int page) throws SQLException {
         this.source = source;
@@ -72,7 +69,7 @@ final class EpochSourceReader implements SourceReader {
         return "(epoch > ? OR (epoch = ? AND (last_position > ? OR (last_position = ? AND tx_id > ?))))";
     }
 
-    private static int bindAfter(PreparedStatement ps, int i, Position.Epoch at) throws SQLException {
+    static int bindAfter(PreparedStatement ps, int i, Position.Epoch at) throws SQLException {
         ps.setLong(++i, at.epoch());
         ps.setLong(++i, at.epoch());
         ps.setLong(++i, at.lastPosition());
@@ -126,11 +123,7 @@ final class EpochSourceReader implements SourceReader {
 
     @Override
     public long lcrs(String txId, LogRows.LcrSink sink) throws SQLException, ApplyFailure {
-        if (lcrStatement == null) {
-            lcrStatement = source.prepareStatement(rows.selectTransaction());
-            lcrStatement.setFetchSize(FETCH);
-        }
-        return rows.stream(lcrStatement, txId, sink);
+        return rows.stream(source, txId, sink);
     }
 
     @Override

@@ -22,6 +22,8 @@ public final class InboundServer {
 
     private static final DriverLog LOG = DriverLog.of(InboundServer.class);
     private static final long PURGE_EVERY_MILLIS = 10_000;
+    /** The first purge waits until the appliers of a starting cluster have had time to subscribe. */
+    private static final long FIRST_PURGE_MILLIS = 60_000;
     private static final Map<String, InboundServer> SERVERS = new ConcurrentHashMap<>();
 
     private final Node node;
@@ -88,9 +90,11 @@ public final class InboundServer {
 
     private void purgeLoop() {
         boolean failing = false;
+        long wait = FIRST_PURGE_MILLIS;
         while (!stopped) {
             try {
-                Thread.sleep(PURGE_EVERY_MILLIS);
+                Thread.sleep(wait);
+                wait = PURGE_EVERY_MILLIS;
             } catch (InterruptedException e) {
                 return;
             }

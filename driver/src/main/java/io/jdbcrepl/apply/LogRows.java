@@ -8,6 +8,7 @@ import io.jdbcrepl.lcr.RowLcr;
 import io.jdbcrepl.lcr.ValueType;
 import io.jdbcrepl.log.ChangeLogSchema;
 
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -25,6 +26,8 @@ final class LogRows {
     static final String COLUMNS = "position, tx_id, source_node, command_type, schema_name, table_name,"
             + " old_values, new_values, column_types, change_vector, created_at";
 
+    private static final int FETCH = 500;
+
     private final Dialect dialect;
     private final ChangeLogSchema schema;
 
@@ -41,8 +44,15 @@ final class LogRows {
         return "SELECT " + list + " FROM " + schema.table("repl_log") + " WHERE tx_id = " + param + " ORDER BY position";
     }
 
-    /** Streams a transaction's LCRs into {@code sink}; returns how many. */
-    long stream(PreparedStatement ps, String txId, LcrSink sink) throws SQLException, ApplyFailure {
+    private PreparedStatement transaction;
+
+    /** Streams a transaction's LCRs from {@code source} into {@code sink}; returns how many. */
+    long stream(Connection source, String txId, LcrSink sink) throws SQLException, ApplyFailure {
+        if (transaction == null) {
+            transaction = source.prepareStatement(selectTransaction());
+            transaction.setFetchSize(FETCH);
+        }
+        PreparedStatement ps = transaction;
         ps.setString(1, txId);
         long n = 0;
         try (ResultSet rs = ps.executeQuery()) {

@@ -73,16 +73,7 @@ public final class NodeAdmin implements ReplAdmin {
     }
 
     private static SourceReader reader(PeerConfig peer) throws SQLException {
-        Dialect dialect = Peers.dialect(peer);
-        Connection c = Peers.open(peer);
-        String schema;
-        try {
-            schema = Peers.schema(c, dialect);
-        } catch (SQLException e) {
-            c.close();
-            throw e;
-        }
-        return Peers.reader(c, dialect, schema, 1);
+        return Peers.connect(peer, 1).reader();
     }
 
     @Override

@@ -41,11 +41,20 @@ public final class Peers {
         return TableCatalog.currentSchema(source, dialect);
     }
 
-    /** A reader of the peer's log on {@code source}, which it owns from now on. */
-    static SourceReader reader(Connection source, Dialect dialect, String schema, int page) throws SQLException {
-        ChangeLogSchema log = new ChangeLogSchema(dialect, schema);
+    /** A connected reader of a peer's log, with the peer's dialect and driver schema. */
+    record Source(SourceReader reader, Dialect dialect, String schema) {
+    }
+
+    /** Connects to the peer and opens a reader of its log (MariaDB/H2: {@code page} transactions per batch). */
+    static Source connect(PeerConfig peer, int page) throws SQLException {
+        Dialect dialect = dialect(peer);
+        Connection source = open(peer);
         try {
-            return dialect == Dialect.POSTGRESQL ? new PgSourceReader(source, log) : new EpochSourceReader(source, dialect, log, page);
+            String schema = schema(source, dialect);
+            ChangeLogSchema log = new ChangeLogSchema(dialect, schema);
+            SourceReader reader = dialect == Dialect.POSTGRESQL ? new PgSourceReader(source, log)
+                    : new EpochSourceReader(source, dialect, log, page);
+            return new Source(reader, dialect, schema);
         } catch (SQLException e) {
             source.close();
             throw e;

@@ -23,7 +23,6 @@ final class PgSourceReader implements SourceReader {
     private final Connection source;
     private final LogRows rows;
     private final String log;
-    private PreparedStatement lcrStatement;
     private boolean listening;
 
     PgSourceReader(Connection source, ChangeLogSchema schema) throws SQLException {
@@ -99,11 +98,7 @@ final class PgSourceReader implements SourceReader {
 
     @Override
     public long lcrs(String txId, LogRows.LcrSink sink) throws SQLException, ApplyFailure {
-        if (lcrStatement == null) {
-            lcrStatement = source.prepareStatement(rows.selectTransaction());
-            lcrStatement.setFetchSize(FETCH);
-        }
-        return rows.stream(lcrStatement, txId, sink);
+        return rows.stream(source, txId, sink);
     }
 
     @Override

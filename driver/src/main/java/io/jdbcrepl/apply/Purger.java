@@ -95,8 +95,8 @@ final class Purger {
         try (PreparedStatement logs = local.prepareStatement("DELETE FROM " + node.changeLog().table("repl_log")
                 + " WHERE tx_id IN (SELECT tx_id FROM " + txTable + " WHERE " + consumed + ")");
                 PreparedStatement txs = local.prepareStatement("DELETE FROM " + txTable + " WHERE " + consumed)) {
-            bind(logs, min);
-            bind(txs, min);
+            EpochSourceReader.bindAfter(logs, 0, min);
+            EpochSourceReader.bindAfter(txs, 0, min);
             long n = logs.executeUpdate();
             txs.executeUpdate();
             local.commit();
@@ -107,14 +107,6 @@ final class Purger {
         } finally {
             local.setAutoCommit(autoCommit);
         }
-    }
-
-    private static void bind(PreparedStatement ps, Position.Epoch at) throws SQLException {
-        ps.setLong(1, at.epoch());
-        ps.setLong(2, at.epoch());
-        ps.setLong(3, at.lastPosition());
-        ps.setLong(4, at.lastPosition());
-        ps.setString(5, at.txId());
     }
 
     static int compare(Position.Epoch a, Position.Epoch b) {

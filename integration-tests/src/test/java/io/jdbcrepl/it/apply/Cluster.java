@@ -33,6 +33,7 @@ final class Cluster implements AutoCloseable {
 
     private final List<TestDatabase> dbs;
     private final Map<String, String> extra;
+    private final Map<Integer, Map<String, String>> perNode = new java.util.HashMap<>();
 
     Cluster(List<TestDatabase> dbs, Map<String, String> extra) {
         this.dbs = dbs;
@@ -41,6 +42,12 @@ final class Cluster implements AutoCloseable {
 
     Cluster(List<TestDatabase> dbs) {
         this(dbs, Map.of());
+    }
+
+    /** More repl.* keys for one node's URL, winning over the others. */
+    Cluster with(int node, Map<String, String> properties) {
+        perNode.put(node, properties);
+        return this;
     }
 
     int size() {
@@ -70,6 +77,7 @@ final class Cluster implements AutoCloseable {
         p.put("repl.peers", String.join(",", peers));
         p.put("repl.apply.poll", "50ms");
         p.putAll(extra);
+        p.putAll(perNode.getOrDefault(i, Map.of()));
         return dbs.get(i).replUrl(p);
     }
 

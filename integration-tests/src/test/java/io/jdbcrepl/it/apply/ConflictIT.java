@@ -3,7 +3,6 @@ package io.jdbcrepl.it.apply;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jdbcrepl.admin.NodeStatus;
-import io.jdbcrepl.it.support.TestDatabases;
 import io.jdbcrepl.it.support.Vendor;
 
 import java.sql.Connection;
@@ -11,8 +10,6 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -21,17 +18,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * before either applies the other's change; each node queues the other's transaction in
  * repl_error/repl_error_lcr and goes on with later transactions, none applied twice.
  */
-class ConflictIT {
-
-    @RegisterExtension
-    final TestDatabases databases = TestDatabases.perTest();
-
-    private Cluster cluster;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) cluster.close();
-    }
+class ConflictIT extends ClusterTest {
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(value = Vendor.class, names = {"POSTGRESQL", "MARIADB", "H2"})

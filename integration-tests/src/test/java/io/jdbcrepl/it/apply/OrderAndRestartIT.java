@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.jdbcrepl.admin.Repl;
-import io.jdbcrepl.it.support.TestDatabases;
 import io.jdbcrepl.it.support.Vendor;
 
 import java.sql.Connection;
@@ -17,8 +16,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -27,19 +24,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * numbered are each applied once (SPEC 4.1), and a backlog interrupted by a shutdown of the inbound
  * server and applied after its restart loses nothing and applies nothing twice (SPEC 4.2).
  */
-class OrderAndRestartIT {
+class OrderAndRestartIT extends ClusterTest {
 
     private static final int THREADS = 6;
-
-    @RegisterExtension
-    final TestDatabases databases = TestDatabases.perTest();
-
-    private Cluster cluster;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) cluster.close();
-    }
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(value = Vendor.class, names = {"POSTGRESQL", "MARIADB", "H2"})

@@ -5,15 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jdbcrepl.admin.NodeStatus;
 import io.jdbcrepl.admin.PeerStatus;
 import io.jdbcrepl.admin.Repl;
-import io.jdbcrepl.it.support.TestDatabases;
 import io.jdbcrepl.it.support.Vendor;
 
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -22,17 +19,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * every LCR; once every peer has consumed them they are purged; a subscriber silent for longer than
  * repl.retention is dropped and shown in status. The source keeps working while a peer is down.
  */
-class PurgeIT {
-
-    @RegisterExtension
-    final TestDatabases databases = TestDatabases.perTest();
-
-    private Cluster cluster;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) cluster.close();
-    }
+class PurgeIT extends ClusterTest {
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(value = Vendor.class, names = {"MARIADB", "H2"})
@@ -60,25 +47,20 @@ class PurgeIT {
     @EnumSource(value = Vendor.class, names = {"POSTGRESQL", "MARIADB"})
     void aPeerNotSubscribedYetBlocksThePurgeAndAnUnreachablePeerStopsNothing(Vendor vendor) throws Exception {
         // n1 also names n9, whose database is on a dead port: it never subscribes.
-        cluster = new Cluster(databases.nodes(vendor, "purge_blocked", 2));
         String dead = vendor == Vendor.POSTGRESQL ? "jdbc:postgresql://127.0.0.1:1/none" : "jdbc:mariadb://127.0.0.1:1/none";
-        Cluster withDeadPeer = new Cluster(List.of(cluster.db(0), cluster.db(1)), Map.of());
+        cluster = new Cluster(databases.nodes(vendor, "purge_blocked", 2))
+                .with(0, Map.of("repl.peers", "n2,n9", "repl.peer.n9.url", dead));
         cluster.ddl(v -> List.of("CREATE TABLE t (id BIGINT PRIMARY KEY, v INTEGER)"));
-        String n1 = withDeadPeer.url(0).replace("repl.peers=n2", "repl.peers=n2%2Cn9") + "&repl.peer.n9.url="
-                + java.net.URLEncoder.encode(dead, java.nio.charset.StandardCharsets.UTF_8);
-        try (Connection c = java.sql.DriverManager.getConnection(n1, cluster.db(0).credentials());
-                Statement s = c.createStatement()) {
-            for (int i = 1; i <= 3; i++) s.executeUpdate("INSERT INTO t (id, v) VALUES (" + i + ", 0)");
-            cluster.admin(1).waitForPeers(Cluster.WAIT);
-            assertThat(cluster.rows(1, "t", "id")).hasSize(3);
-            awaitSubscriberCaughtUp();
-            assertThat(c.unwrap(io.jdbcrepl.admin.ReplAdmin.class).purge()).as("n9 has not subscribed").isZero();
-            assertThat(cluster.count(0, "SELECT count(*) FROM repl_log")).isEqualTo(3);
-            PeerStatus n9 = c.unwrap(io.jdbcrepl.admin.ReplAdmin.class).status().peers().stream()
-                    .filter(p -> p.peer().equals("n9")).findFirst().orElseThrow();
-            assertThat(n9.lagTransactions()).isEqualTo(-1);
-            assertThat(n9.lastError()).contains("unreachable");
-        }
+        for (int i = 1; i <= 3; i++) execute(0, "INSERT INTO t (id, v) VALUES (" + i + ", 0)");
+        cluster.admin(1).waitForPeers(Cluster.WAIT);
+        assertThat(cluster.rows(1, "t", "id")).hasSize(3);
+        awaitSubscriberCaughtUp();
+        assertThat(cluster.admin(0).purge()).as("n9 has not subscribed").isZero();
+        assertThat(cluster.count(0, "SELECT count(*) FROM repl_log")).isEqualTo(3);
+        PeerStatus n9 = cluster.admin(0).status().peers().stream().filter(p -> p.peer().equals("n9")).findFirst().orElseThrow();
+        assertThat(n9.lagTransactions()).isEqualTo(-1);
+        assertThat(n9.state()).isEqualTo("UNREACHABLE");
+        assertThat(n9.lastError()).contains("unreachable");
     }
 
     /** The subscriber row is written right after the applier's commit, best effort: wait for it. */

@@ -3,7 +3,6 @@ package io.jdbcrepl.it.apply;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.jdbcrepl.it.support.TestDatabases;
 import io.jdbcrepl.it.support.Vendor;
 
 import java.util.ArrayList;
@@ -12,9 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -24,17 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * waitForPeers on every node every table is identical everywhere, nothing went to an error queue,
  * and no node captured a change it applied (SPEC 4.4).
  */
-class ReplicationIT {
-
-    @RegisterExtension
-    final TestDatabases databases = TestDatabases.perTest();
-
-    private Cluster cluster;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) cluster.close();
-    }
+class ReplicationIT extends ClusterTest {
 
     static Stream<Arguments> pairs() {
         return Stream.of(Arguments.of(Vendor.POSTGRESQL, Vendor.POSTGRESQL), Arguments.of(Vendor.MARIADB, Vendor.MARIADB),
