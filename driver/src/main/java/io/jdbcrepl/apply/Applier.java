@@ -204,13 +204,20 @@ final class Applier implements Runnable {
 
     /** What one local transaction holds. */
     private static final class Group {
+        final java.util.List<SourceTx> txs = new java.util.ArrayList<>();
+        boolean careful;
         int applied;
         int queued;
         long lcrs;
         String lastTx;
     }
 
-    /** Reads and applies one batch; true when it had transactions (so read again at once). */
+    /**
+     * Reads and applies one batch; true when it had transactions (so read again at once). A group
+     * of source transactions is first applied fast: no savepoints, JDBC batches across
+     * transactions. When anything fails the local transaction is rolled back and the group applied
+     * again carefully, each source transaction under its own savepoint.
+     */
     private boolean applyBatch(Connection l, SourceReader r, RowApplier rows) throws SQLException {
         boolean any = false;
         try (SourceReader.Batch batch = r.batch(applied)) {
@@ -220,19 +227,29 @@ final class Applier implements Runnable {
             while (!stopped && (tx = batch.next()) != null) {
                 any = true;
                 read = tx.after();
-                applyTransaction(l, r, rows, tx, group);
+                group.txs.add(tx);
+                group.lastTx = tx.txId();
+                if (group.careful) {
+                    applyTransaction(l, r, rows, tx, group);
+                } else {
+                    try {
+                        group.lcrs += Math.max(1, r.lcrs(tx.txId(), rows::apply));
+                    } catch (ApplyFailure fast) {
+                        careful(l, r, rows, group);
+                    }
+                }
                 last = tx.after();
                 if (group.lcrs >= batchLcrs) {
-                    commit(l, group, last);
+                    finish(l, r, rows, group, last);
                     group = new Group();
                 }
             }
             if (stopped) {
-                if (group.applied + group.queued > 0) commit(l, group, last);
+                if (!group.txs.isEmpty()) finish(l, r, rows, group, last);
                 return false;
             }
             Position end = batch.end(last);
-            if (!end.equals(applied)) commit(l, group, end);
+            if (!end.equals(applied)) finish(l, r, rows, group, end);
             return any || batch.full();
         } catch (SQLException | RuntimeException e) {
             rows.discard();
@@ -243,6 +260,27 @@ final class Applier implements Runnable {
             }
             throw e;
         }
+    }
+
+    /** Rolls back what the group applied fast and applies its transactions again, each under a savepoint. */
+    private void careful(Connection l, SourceReader r, RowApplier rows, Group group) throws SQLException {
+        rows.discard();
+        l.rollback();
+        group.careful = true;
+        group.lcrs = 0;
+        for (SourceTx tx : group.txs) applyTransaction(l, r, rows, tx, group);
+    }
+
+    private void finish(Connection l, SourceReader r, RowApplier rows, Group group, Position to) throws SQLException {
+        if (!group.careful) {
+            try {
+                rows.flush();
+                group.applied = group.txs.size();
+            } catch (ApplyFailure fast) {
+                careful(l, r, rows, group);
+            }
+        }
+        commit(l, group, to);
     }
 
     private void applyTransaction(Connection l, SourceReader r, RowApplier rows, SourceTx tx, Group group) throws SQLException {
