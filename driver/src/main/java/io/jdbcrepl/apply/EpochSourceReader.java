@@ -26,6 +26,7 @@ final class EpochSourceReader implements SourceReader {
     private final LogRows rows;
     private final String txTable;
     private final String epochTable;
+    private final String logTable;
     private final int page;
     private long closed = -1; // every transaction with an epoch below this one is committed
     private boolean drained = true;
@@ -36,6 +37,7 @@ final class EpochSourceReader implements SourceReader {
         this.rows = new LogRows(dialect, schema);
         this.txTable = schema.table("repl_tx");
         this.epochTable = schema.table("repl_epoch");
+        this.logTable = schema.table("repl_log");
         this.page = page;
         source.setAutoCommit(true);
         if (dialect == Dialect.MYSQL) {
@@ -83,7 +85,8 @@ final class EpochSourceReader implements SourceReader {
         if (drained || closed < 0) closed = closeEpoch(); // once per poll; a full page reads on in the same epoch
         Position.Epoch at = (Position.Epoch) from;
         Deque<SourceTx> txs = new ArrayDeque<>();
-        try (PreparedStatement ps = source.prepareStatement("SELECT tx_id, epoch, last_position FROM " + txTable
+        try (PreparedStatement ps = source.prepareStatement("SELECT tx_id, epoch, last_position, (SELECT count(*) FROM "
+                + logTable + " l WHERE l.tx_id = " + txTable + ".tx_id) FROM " + txTable
                 + " WHERE epoch < ? AND " + after() + " ORDER BY epoch, last_position, tx_id"
                 + (dialect == Dialect.MYSQL ? " LIMIT " + page : " FETCH FIRST " + page + " ROWS ONLY"))) {
             ps.setLong(1, closed);
@@ -93,16 +96,17 @@ final class EpochSourceReader implements SourceReader {
                     String tx = rs.getString(1);
                     long epoch = rs.getLong(2);
                     long last = rs.getLong(3);
-                    txs.add(new SourceTx(tx, last, new Position.Epoch(epoch, last, tx)));
+                    txs.add(new SourceTx(tx, last, new Position.Epoch(epoch, last, tx), rs.getLong(4)));
                 }
             }
         }
         boolean full = txs.size() == page;
         drained = !full;
+        ReadAhead ahead = new ReadAhead(txs::poll, rows, source);
         return new Batch() {
             @Override
-            public SourceTx next() {
-                return txs.poll();
+            public SourceTx next() throws SQLException {
+                return ahead.next();
             }
 
             @Override

@@ -44,10 +44,43 @@ final class LogRows {
         return "SELECT " + list + " FROM " + schema.table("repl_log") + " WHERE tx_id = " + param + " ORDER BY position";
     }
 
+    /** At most this many LCRs are read ahead, for transactions of at most this size. */
+    static final int READ_AHEAD_LCRS = 2000;
+
     private PreparedStatement transaction;
+    private final Map<String, List<RowLcr>> readAhead = new java.util.HashMap<>();
+
+    /**
+     * Reads the LCRs of several small transactions in one query, kept until the next call, so that
+     * a backlog of small transactions costs one round trip per window rather than one per transaction.
+     */
+    void readAhead(Connection source, List<String> txIds) throws SQLException {
+        readAhead.clear();
+        if (txIds.size() < 2) return;
+        String txId = dialect == Dialect.POSTGRESQL ? "tx_id::text" : "tx_id";
+        String where = dialect == Dialect.POSTGRESQL ? "tx_id = ANY (?::xid8[])"
+                : "tx_id IN (" + String.join(", ", java.util.Collections.nCopies(txIds.size(), "?")) + ")";
+        try (PreparedStatement ps = source.prepareStatement("SELECT " + COLUMNS.replace("tx_id,", txId + ",") + " FROM "
+                + schema.table("repl_log") + " WHERE " + where + " ORDER BY position")) {
+            if (dialect == Dialect.POSTGRESQL) {
+                ps.setString(1, "{" + String.join(",", txIds) + "}");
+            } else {
+                for (int i = 0; i < txIds.size(); i++) ps.setString(i + 1, txIds.get(i));
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) readAhead.computeIfAbsent(rs.getString(2), k -> new ArrayList<>()).add(read(rs));
+            }
+        }
+    }
 
     /** Streams a transaction's LCRs from {@code source} into {@code sink}; returns how many. */
     long stream(Connection source, String txId, LcrSink sink) throws SQLException, ApplyFailure {
+        List<RowLcr> ahead = readAhead.get(txId);
+        if (ahead != null) {
+            long n = 0;
+            for (RowLcr lcr : ahead) sink.accept(lcr, ++n);
+            return n;
+        }
         if (transaction == null) {
             transaction = source.prepareStatement(selectTransaction());
             transaction.setFetchSize(FETCH);

@@ -44,7 +44,7 @@ final class PgSourceReader implements SourceReader {
                 high = rs.getString(1);
             }
         }
-        StringBuilder sql = new StringBuilder("SELECT tx_id::text, max(position) FROM " + log + " WHERE ");
+        StringBuilder sql = new StringBuilder("SELECT tx_id::text, max(position), count(*) FROM " + log + " WHERE ");
         if (at.low() != null) {
             sql.append("tx_id >= pg_snapshot_xmin(?::pg_snapshot) AND NOT pg_visible_in_snapshot(tx_id, ?::pg_snapshot) AND ");
         }
@@ -65,13 +65,16 @@ final class PgSourceReader implements SourceReader {
         ps.setFetchSize(FETCH);
         ResultSet rs = ps.executeQuery();
         Position.Snapshot batchStart = new Position.Snapshot(at.low(), high, at.lastPosition(), at.lastTx());
+        ReadAhead ahead = new ReadAhead(() -> {
+            if (!rs.next()) return null;
+            String tx = rs.getString(1);
+            long last = rs.getLong(2);
+            return new SourceTx(tx, last, batchStart.after(last, tx), rs.getLong(3));
+        }, rows, source);
         return new Batch() {
             @Override
             public SourceTx next() throws SQLException {
-                if (!rs.next()) return null;
-                String tx = rs.getString(1);
-                long last = rs.getLong(2);
-                return new SourceTx(tx, last, batchStart.after(last, tx));
+                return ahead.next();
             }
 
             @Override
