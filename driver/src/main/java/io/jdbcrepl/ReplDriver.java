@@ -1,5 +1,7 @@
 package io.jdbcrepl;
 
+import io.jdbcrepl.apply.InboundServer;
+import io.jdbcrepl.apply.NodeAdmin;
 import io.jdbcrepl.config.ReplConfig;
 import io.jdbcrepl.config.ReplProperty;
 import io.jdbcrepl.config.ReplUrl;
@@ -49,11 +51,15 @@ public final class ReplDriver implements Driver {
         registered = driver;
     }
 
-    /** Removes the driver from {@link DriverManager}, as a web container does when an application stops. */
+    /**
+     * Removes the driver from {@link DriverManager}, as a web container does when an application
+     * stops; the inbound servers of this JVM stop with it.
+     */
     public static synchronized void deregister() throws SQLException {
         if (registered == null) throw new IllegalStateException("jdbc:repl: driver is not registered");
         DriverManager.deregisterDriver(registered);
         registered = null;
+        InboundServer.shutdownAll();
     }
 
     public static synchronized boolean isRegistered() {
@@ -63,7 +69,9 @@ public final class ReplDriver implements Driver {
     /** Called by DriverManager when the driver is deregistered, by us or by a container. */
     private static synchronized void deregistered() {
         registered = null;
-        Node.closeAll(); // no thread of ours outlives the application that used the driver
+        // no thread of ours outlives the application that used the driver
+        InboundServer.shutdownAll();
+        Node.closeAll();
     }
 
     /**
@@ -87,11 +95,15 @@ public final class ReplDriver implements Driver {
         }
         try {
             ConnectionInterceptor interceptor = null;
+            Object admin = null;
             if (config.replicationEnabled()) {
                 LocalDatabase database = () -> delegate.connect(config.delegateUrl(), config.delegateProperties());
-                interceptor = new CaptureSession(Node.of(config, raw, database), raw);
+                Node node = Node.of(config, raw, database);
+                interceptor = new CaptureSession(node, raw);
+                admin = new NodeAdmin(node);
+                if (config.apply() && !config.peers().isEmpty()) InboundServer.ensureStarted(node);
             }
-            return ProxyFactory.wrap(raw, interceptor, null, config.node().orElse("pass-through"));
+            return ProxyFactory.wrap(raw, interceptor, admin, config.node().orElse("pass-through"));
         } catch (SQLException e) {
             closeQuietly(raw, e);
             throw e;
@@ -99,6 +111,17 @@ public final class ReplDriver implements Driver {
             closeQuietly(raw, e);
             throw new SQLException("Could not wrap the connection to " + ReplUrl.mask(config.delegateUrl()), "08001", e);
         }
+    }
+
+    /**
+     * A plain connection to the node's own database through the vendor driver, with the URL and
+     * credentials the application's connection used: what the apply side writes with, so that
+     * applied changes are not captured again (SPEC 4.4).
+     */
+    public static Connection openDelegate(ReplConfig config) throws SQLException {
+        Connection raw = findDelegate(config).connect(config.delegateUrl(), config.delegateProperties());
+        if (raw == null) throw new SQLException("No driver accepted " + ReplUrl.mask(config.delegateUrl()), "08001");
+        return raw;
     }
 
     private static void closeQuietly(Connection raw, Exception cause) {

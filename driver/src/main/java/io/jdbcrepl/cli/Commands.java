@@ -26,18 +26,22 @@ final class Commands {
             Command.leaf("status", "", 0, 0,
                     "show this node's peers, apply progress and error queue size",
                     """
-                    Shows the node named by the URL's repl.node: its peers, for each peer the last
-                    transaction applied here and how many are still to apply, and the number of
-                    transactions waiting in the error queue.""",
-                    with(CONNECTION, Option.JSON), Command.Check.NONE, null),
+                    Shows the node named by the URL's repl.node: for each peer it applies from, the
+                    applier's state in this process, the position applied here, how many
+                    transactions are still to apply and how old the oldest is, the transactions
+                    waiting in the error queue, and the subscribers of this node's log that were
+                    dropped after repl.retention.""",
+                    with(CONNECTION, Option.JSON), Command.Check.NONE, ApplyCommands::status),
             Command.leaf("wait", "", 0, 0,
-                    "wait until the peers have applied everything committed here so far",
+                    "wait until this node has applied everything its peers committed so far",
                     """
-                    Waits until every transaction committed on this node before the call has been
-                    applied on each of its peers, or until --timeout passes (exit code 1).""",
+                    Waits until every transaction committed on each of this node's peers before the
+                    call has been applied here or moved to the error queue, or until --timeout
+                    passes (exit code 1). The apply side must be running (in an application or in
+                    the apply command).""",
                     with(CONNECTION, Option.value("--timeout", "duration",
                             "how long to wait, such as 30s, 5m or 1h (default 60s)")),
-                    invocation -> invocation.duration("--timeout", DEFAULT_WAIT_TIMEOUT), null),
+                    invocation -> invocation.duration("--timeout", DEFAULT_WAIT_TIMEOUT), ApplyCommands::await),
             Command.group("errors",
                     "list, show, retry or delete transactions in the error queue",
                     """
@@ -81,21 +85,21 @@ final class Commands {
                     with(CONNECTION, Option.value("--table", "table",
                             "schema.table or table (this connection's current schema)").asRequired(),
                             Option.JSON),
-                    Command.Check.NONE, null),
+                    Command.Check.NONE, VerifyCommand::run),
             Command.leaf("apply", "", 0, 0,
                     "run the apply side (inbound server) on its own until interrupted",
                     """
                     Runs the inbound server in the foreground until interrupted: reads each peer's
                     LCRs in commit order and applies them here, resolving conflicts with the
                     configured handlers. Use it when the applications run with repl.apply=false.""",
-                    CONNECTION, Command.Check.NONE, null),
+                    CONNECTION, Command.Check.NONE, ApplyCommands::apply),
             Command.leaf("install", "", 0, 0,
                     "create the driver's tables (what repl.install=auto does)",
                     """
                     Creates the driver's tables in repl.schema, as repl.install=auto does on the
                     first connection; tables that exist already are left as they are, so running
                     it twice is harmless.""",
-                    CONNECTION, Command.Check.NONE, null));
+                    CONNECTION, Command.Check.NONE, ApplyCommands::install));
 
     private Commands() {}
 

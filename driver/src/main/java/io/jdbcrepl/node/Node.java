@@ -1,5 +1,6 @@
 package io.jdbcrepl.node;
 
+import io.jdbcrepl.apply.ApplySchema;
 import io.jdbcrepl.capture.CaptureException;
 import io.jdbcrepl.capture.CaptureSettings;
 import io.jdbcrepl.capture.TableInfo;
@@ -74,6 +75,7 @@ public final class Node {
             if (node != null && node.config.replProperties().equals(config.replProperties())) return node;
             node = new Node(config.node().orElseThrow(), config, dialect, schema, database);
             node.changeLog.install(raw, config.install());
+            new ApplySchema(dialect, node.changeLog).install(raw, config.install());
             NODES.put(key, node);
             return node;
         }

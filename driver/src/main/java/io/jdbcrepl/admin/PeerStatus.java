@@ -1,0 +1,20 @@
+package io.jdbcrepl.admin;
+
+/**
+ * What this node knows about applying from one peer (SPEC 4.7, 7).
+ *
+ * @param peer the peer's node name
+ * @param positionRead the last position the applier in this JVM has read, else the applied one
+ * @param positionApplied the position stored in {@code repl_progress} (null: nothing applied yet)
+ * @param lagTransactions transactions committed at the peer and not yet applied or queued here (-1: peer unreachable)
+ * @param lagSeconds age in seconds of the oldest of them (-1: peer unreachable)
+ * @param queueDepth entries of this peer in the error queue
+ * @param errorCount failed apply attempts (peer unreachable, deadlocks...) since the applier started in this JVM
+ * @param state the applier's state in this JVM: {@code RUNNING}, {@code STANDBY} (another applier holds
+ *        the lock), {@code UNREACHABLE}, {@code STARTING}, {@code STOPPED}, {@code DROPPED} (this node was
+ *        dropped as the peer's subscriber), or {@code NOT_RUNNING} (no applier in this JVM)
+ * @param lastError the applier's last error, or null
+ */
+public record PeerStatus(String peer, String positionRead, String positionApplied, long lagTransactions,
+        long lagSeconds, long queueDepth, long errorCount, String state, String lastError) {
+}

@@ -1,0 +1,36 @@
+package io.jdbcrepl.admin;
+
+import java.sql.SQLException;
+import java.time.Duration;
+
+/**
+ * The replication admin API of a node, reached from any {@code jdbc:repl:} connection with
+ * {@code repl.node}: {@code connection.unwrap(ReplAdmin.class)}. Each call uses connections of its
+ * own (never the application's transaction).
+ */
+public interface ReplAdmin {
+
+    /** Creates the driver's tables when missing (what {@code repl.install=auto} does). */
+    void install() throws SQLException;
+
+    /**
+     * Returns once every change committed at every peer before the call has been applied here or
+     * queued in the error queue (SPEC 4.7).
+     *
+     * @throws java.sql.SQLTimeoutException when {@code timeout} passes first (SQLState HYT00)
+     */
+    void waitForPeers(Duration timeout) throws SQLException;
+
+    /** Per peer: positions read and applied, lag, error queue depth, errors and the applier's state. */
+    NodeStatus status() throws SQLException;
+
+    /**
+     * Purges the LCRs of this node's {@code repl_log} that every subscriber and every peer in
+     * {@code repl.peers} has consumed, and drops subscribers silent for longer than
+     * {@code repl.retention}; done periodically by the inbound server. Returns the LCRs deleted.
+     */
+    long purge() throws SQLException;
+
+    /** Starts the inbound server of this node in this JVM when it is not running (as a connection does). */
+    void startApply() throws SQLException;
+}

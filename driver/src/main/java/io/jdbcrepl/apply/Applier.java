@@ -1,0 +1,322 @@
+package io.jdbcrepl.apply;
+
+import io.jdbcrepl.ReplDriver;
+import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.config.PeerConfig;
+import io.jdbcrepl.logging.DriverLog;
+import io.jdbcrepl.node.Node;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Applies one source's transactions to this node, in the source's commit order, each whole
+ * (SPEC 4.1, 4.2): several source transactions per local transaction when there is a backlog, each
+ * under its own savepoint, and the progress moved in the same local transaction. A failing source
+ * transaction is rolled back to its savepoint, re-run in exact mode to find the failing LCR and its
+ * conflict, and, when still failing, recorded in the error queue; apply goes on with the next one.
+ */
+final class Applier implements Runnable {
+
+    private static final DriverLog LOG = DriverLog.of(Applier.class);
+    private static final long MAX_BACKOFF_MILLIS = 30_000;
+    private static final long SUBSCRIBE_EVERY_MILLIS = 1_000;
+
+    enum State { STARTING, STANDBY, RUNNING, UNREACHABLE, STOPPED, DROPPED }
+
+    private final Node node;
+    private final PeerConfig peer;
+    private final int batchLcrs;
+    private final long pollMillis;
+    private final ProgressStore progress;
+    private final ErrorQueue errorQueue;
+
+    private volatile boolean stopped;
+    private volatile boolean dropped;
+    private volatile State state = State.STARTING;
+    private volatile Position applied;
+    private volatile Position read;
+    private volatile String lastError;
+    private final AtomicLong failures = new AtomicLong();
+    private volatile Connection local;
+    private volatile SourceReader reader;
+    private long lastSubscribed;
+
+    Applier(Node node, PeerConfig peer) {
+        this.node = node;
+        this.peer = peer;
+        this.batchLcrs = node.config().applyBatch();
+        this.pollMillis = node.config().applyPoll().toMillis();
+        this.progress = new ProgressStore(node.changeLog());
+        this.errorQueue = new ErrorQueue(node.dialect(), node.changeLog());
+    }
+
+    String source() {
+        return peer.name();
+    }
+
+    State state() {
+        return state;
+    }
+
+    Position applied() {
+        return applied;
+    }
+
+    Position read() {
+        return read;
+    }
+
+    long failures() {
+        return failures.get();
+    }
+
+    String lastError() {
+        return lastError;
+    }
+
+    void stop() {
+        stopped = true;
+    }
+
+    /** Closes the connections, which unblocks a thread waiting in the database. */
+    void closeConnections() {
+        SourceReader r = reader;
+        if (r != null) r.close();
+        Connection c = local;
+        if (c != null) {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // gone already
+            }
+        }
+    }
+
+    @Override
+    public void run() {
+        long backoff = 100;
+        boolean outage = false;
+        while (!stopped) {
+            long started = System.nanoTime();
+            try {
+                session();
+                backoff = 100;
+            } catch (InterruptedException e) {
+                break;
+            } catch (Exception e) {
+                if (stopped) break;
+                if (state == State.RUNNING && System.nanoTime() - started > 10_000_000_000L) {
+                    backoff = 100; // it worked for a while: a new outage, not the old one going on
+                    outage = false;
+                }
+                failures.incrementAndGet();
+                lastError = e.toString();
+                boolean unreachable = e instanceof SQLException s && s.getSQLState() != null && s.getSQLState().startsWith("08");
+                if (unreachable) state = State.UNREACHABLE;
+                if (!outage) {
+                    LOG.warn("jdbc:repl: applying from " + peer.name() + " to " + node.name() + " stopped, retrying with backoff: " + e
+                            + (missingTable(e) ? " (has a jdbc:repl: connection with repl.node been opened at " + peer.name()
+                                    + " yet? That creates its log)" : ""));
+                    outage = true;
+                }
+                try {
+                    Thread.sleep(backoff);
+                } catch (InterruptedException ie) {
+                    break;
+                }
+                backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
+                continue;
+            } finally {
+                closeConnections();
+                local = null;
+                reader = null;
+            }
+            outage = false;
+        }
+        state = dropped ? State.DROPPED : State.STOPPED;
+    }
+
+    private static boolean missingTable(Exception e) {
+        String state = e instanceof SQLException s ? s.getSQLState() : null;
+        return "42P01".equals(state) || "42S02".equals(state) || "42102".equals(state);
+    }
+
+    /** One session: connections, the lock, then apply until stopped or an error. */
+    private void session() throws Exception {
+        Connection l = ReplDriver.openDelegate(node.config());
+        local = l;
+        l.setAutoCommit(false);
+        // InnoDB's REPEATABLE READ would show a conflict's row as of an older snapshot than the UPDATE saw.
+        if (node.dialect() == Dialect.MYSQL) l.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+        try (ApplierLock lock = new ApplierLock(node.dialect(), node.changeLog(), node.logSchema(), peer.name())) {
+            if (!lock.tryAcquire(l, () -> ReplDriver.openDelegate(node.config()))) {
+                state = State.STANDBY;
+                Thread.sleep(Math.max(pollMillis * 5, 1000));
+                return;
+            }
+            Peers.Source source = Peers.connect(peer, Math.max(1, batchLcrs));
+            SourceReader r = source.reader();
+            reader = r;
+            Dialect sourceDialect = source.dialect();
+            String sourceSchema = source.schema();
+            Subscribers sourceSubscribers = new Subscribers(sourceDialect, new io.jdbcrepl.log.ChangeLogSchema(sourceDialect, sourceSchema));
+            Position at = progress.load(l, peer.name(), Position.initial(sourceDialect == Dialect.POSTGRESQL));
+            if ((at instanceof Position.Snapshot) != (sourceDialect == Dialect.POSTGRESQL)) {
+                throw new SQLException("repl_progress holds " + at.encode() + " for " + peer.name()
+                        + ", which is not a position of a " + sourceDialect + " source", "55000");
+            }
+            applied = at;
+            TableMap tables = new TableMap(l, node.dialect(), node.config(), sourceSchema, node.logSchema());
+            try (RowApplier rows = new RowApplier(l, node.dialect(), tables, ConflictHandler.NONE)) {
+                if (state != State.RUNNING) LOG.info("jdbc:repl: applying from " + peer.name() + " to " + node.name());
+                state = State.RUNNING;
+                lastError = null;
+                while (!stopped) {
+                    boolean more = applyBatch(l, r, rows);
+                    subscribe(r, sourceSubscribers, !more);
+                    if (!more) r.await(pollMillis);
+                }
+            }
+        }
+    }
+
+    private void subscribe(SourceReader r, Subscribers s, boolean idle) {
+        long now = System.currentTimeMillis();
+        if (!idle && now - lastSubscribed < SUBSCRIBE_EVERY_MILLIS) return;
+        if (idle && now - lastSubscribed < Math.min(SUBSCRIBE_EVERY_MILLIS, pollMillis)) return;
+        try {
+            if (r.subscribe(s, node.name(), applied)) {
+                // The source purged what it kept for us: going on could skip changes.
+                LOG.error("jdbc:repl: " + node.name() + " was dropped as a subscriber of " + peer.name() + " after"
+                        + " repl.retention of silence; applying from " + peer.name() + " stops (the tables must be"
+                        + " copied again, then the subscriber row and repl_progress removed)", null);
+                dropped = true;
+                stopped = true;
+            }
+            lastSubscribed = now;
+        } catch (SQLException e) {
+            LOG.debug("jdbc:repl: could not record " + node.name() + " as a subscriber of " + peer.name() + ": " + e);
+        }
+    }
+
+    /** What one local transaction holds. */
+    private static final class Group {
+        final java.util.List<SourceTx> txs = new java.util.ArrayList<>();
+        boolean careful;
+        int applied;
+        int queued;
+        long lcrs;
+        String lastTx;
+    }
+
+    /**
+     * Reads and applies one batch; true when it had transactions (so read again at once). A group
+     * of source transactions is first applied fast: no savepoints, JDBC batches across
+     * transactions. When anything fails the local transaction is rolled back and the group applied
+     * again carefully, each source transaction under its own savepoint.
+     */
+    private boolean applyBatch(Connection l, SourceReader r, RowApplier rows) throws SQLException {
+        boolean any = false;
+        try (SourceReader.Batch batch = r.batch(applied)) {
+            Group group = new Group();
+            Position last = applied;
+            SourceTx tx;
+            while (!stopped && (tx = batch.next()) != null) {
+                any = true;
+                read = tx.after();
+                group.txs.add(tx);
+                group.lastTx = tx.txId();
+                if (group.careful) {
+                    applyTransaction(l, r, rows, tx, group);
+                } else {
+                    try {
+                        group.lcrs += Math.max(1, r.lcrs(tx.txId(), rows::apply));
+                    } catch (ApplyFailure fast) {
+                        careful(l, r, rows, group);
+                    }
+                }
+                last = tx.after();
+                if (group.lcrs >= batchLcrs) {
+                    finish(l, r, rows, group, last);
+                    group = new Group();
+                }
+            }
+            if (stopped) {
+                if (!group.txs.isEmpty()) finish(l, r, rows, group, last);
+                return false;
+            }
+            Position end = batch.end(last);
+            if (!end.equals(applied)) finish(l, r, rows, group, end);
+            return any || batch.full();
+        } catch (SQLException | RuntimeException e) {
+            rows.discard();
+            try {
+                l.rollback();
+            } catch (SQLException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    /** Rolls back what the group applied fast and applies its transactions again, each under a savepoint. */
+    private void careful(Connection l, SourceReader r, RowApplier rows, Group group) throws SQLException {
+        rows.discard();
+        l.rollback();
+        group.careful = true;
+        group.lcrs = 0;
+        for (SourceTx tx : group.txs) applyTransaction(l, r, rows, tx, group);
+    }
+
+    private void finish(Connection l, SourceReader r, RowApplier rows, Group group, Position to) throws SQLException {
+        if (!group.careful) {
+            try {
+                rows.flush();
+                group.applied = group.txs.size();
+            } catch (ApplyFailure fast) {
+                careful(l, r, rows, group);
+            }
+        }
+        commit(l, group, to);
+    }
+
+    private void applyTransaction(Connection l, SourceReader r, RowApplier rows, SourceTx tx, Group group) throws SQLException {
+        Savepoint sp = l.setSavepoint();
+        long[] count = {0};
+        try {
+            count[0] = r.lcrs(tx.txId(), rows::apply);
+            rows.flush();
+            l.releaseSavepoint(sp);
+            group.applied++;
+        } catch (ApplyFailure fast) {
+            rows.discard();
+            l.rollback(sp);
+            Savepoint exact = l.setSavepoint();
+            rows.exact(true);
+            try {
+                count[0] = r.lcrs(tx.txId(), rows::apply);
+                l.releaseSavepoint(exact);
+                group.applied++;
+            } catch (ApplyFailure failure) {
+                l.rollback(exact);
+                errorQueue.record(l, peer.name(), tx, failure, r);
+                group.queued++;
+                LOG.warn("jdbc:repl: transaction " + tx.txId() + " from " + peer.name() + " moved to the error queue at "
+                        + node.name() + ": LCR " + failure.number + ", " + failure.code + ": " + failure.getMessage());
+            } finally {
+                rows.exact(false);
+            }
+        }
+        group.lcrs += Math.max(1, count[0]);
+        group.lastTx = tx.txId();
+    }
+
+    private void commit(Connection l, Group group, Position to) throws SQLException {
+        progress.advance(l, peer.name(), applied, to, group.lastTx, group.applied, group.queued);
+        l.commit();
+        applied = to;
+    }
+}

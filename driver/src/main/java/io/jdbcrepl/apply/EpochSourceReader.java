@@ -1,0 +1,183 @@
+package io.jdbcrepl.apply;
+
+import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.log.ChangeLogSchema;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+/**
+ * Commit order on a MariaDB/MySQL or H2 source (SPEC 4.1): capture stamps each committing
+ * transaction in {@code repl_tx} with the epoch of {@code repl_epoch}, read under a lock held to
+ * commit. Closing an epoch ({@code UPDATE repl_epoch SET epoch = epoch + 1}) waits for those
+ * commits, so every transaction of an older epoch is committed: reading closed epochs in
+ * (epoch, last position, tx id) order, keyset-paged, never skips one.
+ */
+final class EpochSourceReader implements SourceReader {
+
+    private final Connection source;
+    private final Dialect dialect;
+    private final LogRows rows;
+    private final String txTable;
+    private final String epochTable;
+    private final String logTable;
+    private final int page;
+    private long closed = -1; // every transaction with an epoch below this one is committed
+    private boolean drained = true;
+
+    EpochSourceReader(Connection source, Dialect dialect, ChangeLogSchema schema, int page) throws SQLException {
+        this.source = source;
+        this.dialect = dialect;
+        this.rows = new LogRows(dialect, schema);
+        this.txTable = schema.table("repl_tx");
+        this.epochTable = schema.table("repl_epoch");
+        this.logTable = schema.table("repl_log");
+        this.page = page;
+        source.setAutoCommit(true);
+        if (dialect == Dialect.MYSQL) {
+            // Each read sees the latest commits: no snapshot kept between statements.
+            source.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+        }
+    }
+
+    /** Closes the current epoch and returns the new one: every transaction stamped below it has committed. */
+    private long closeEpoch() throws SQLException {
+        source.setAutoCommit(false);
+        try (Statement s = source.createStatement()) {
+            s.executeUpdate("UPDATE " + epochTable + " SET epoch = epoch + 1 WHERE id = 1");
+            long epoch;
+            try (ResultSet rs = s.executeQuery("SELECT epoch FROM " + epochTable + " WHERE id = 1")) {
+                if (!rs.next()) throw new SQLException("repl_epoch has no row with id 1 in " + epochTable, "55000");
+                epoch = rs.getLong(1);
+            }
+            source.commit();
+            return epoch;
+        } catch (SQLException e) {
+            source.rollback();
+            throw e;
+        } finally {
+            source.setAutoCommit(true);
+        }
+    }
+
+    /** (epoch, last_position, tx_id) > (?, ?, ?), spelled out so that the (epoch, last_position) index serves it. */
+    static String after() {
+        return "(epoch > ? OR (epoch = ? AND (last_position > ? OR (last_position = ? AND tx_id > ?))))";
+    }
+
+    static int bindAfter(PreparedStatement ps, int i, Position.Epoch at) throws SQLException {
+        ps.setLong(++i, at.epoch());
+        ps.setLong(++i, at.epoch());
+        ps.setLong(++i, at.lastPosition());
+        ps.setLong(++i, at.lastPosition());
+        ps.setString(++i, at.txId());
+        return i;
+    }
+
+    @Override
+    public Batch batch(Position from) throws SQLException {
+        if (drained || closed < 0) closed = closeEpoch(); // once per poll; a full page reads on in the same epoch
+        Position.Epoch at = (Position.Epoch) from;
+        Deque<SourceTx> txs = new ArrayDeque<>();
+        try (PreparedStatement ps = source.prepareStatement("SELECT tx_id, epoch, last_position, (SELECT count(*) FROM "
+                + logTable + " l WHERE l.tx_id = " + txTable + ".tx_id) FROM " + txTable
+                + " WHERE epoch < ? AND " + after() + " ORDER BY epoch, last_position, tx_id"
+                + (dialect == Dialect.MYSQL ? " LIMIT " + page : " FETCH FIRST " + page + " ROWS ONLY"))) {
+            ps.setLong(1, closed);
+            bindAfter(ps, 1, at);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String tx = rs.getString(1);
+                    long epoch = rs.getLong(2);
+                    long last = rs.getLong(3);
+                    txs.add(new SourceTx(tx, last, new Position.Epoch(epoch, last, tx), rs.getLong(4)));
+                }
+            }
+        }
+        boolean full = txs.size() == page;
+        drained = !full;
+        ReadAhead ahead = new ReadAhead(txs::poll, rows, source);
+        return new Batch() {
+            @Override
+            public SourceTx next() throws SQLException {
+                return ahead.next();
+            }
+
+            @Override
+            public Position end(Position last) {
+                return last;
+            }
+
+            @Override
+            public boolean full() {
+                return full;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    @Override
+    public long lcrs(String txId, LogRows.LcrSink sink) throws SQLException, ApplyFailure {
+        return rows.stream(source, txId, sink);
+    }
+
+    @Override
+    public void await(long millis) throws InterruptedException {
+        Thread.sleep(millis);
+    }
+
+    @Override
+    public long[] lag(Position at) throws SQLException {
+        try (PreparedStatement ps = source.prepareStatement("SELECT count(*), min(committed_at), CURRENT_TIMESTAMP(6) FROM "
+                + txTable + " WHERE " + after())) {
+            bindAfter(ps, 0, (Position.Epoch) at);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                Timestamp oldest = rs.getTimestamp(2);
+                Timestamp now = rs.getTimestamp(3);
+                long seconds = oldest == null ? 0 : Math.max(0, (now.getTime() - oldest.getTime() + 999) / 1000);
+                return new long[] {rs.getLong(1), seconds};
+            }
+        }
+    }
+
+    @Override
+    public String mark() throws SQLException {
+        return Long.toString(closeEpoch());
+    }
+
+    @Override
+    public boolean consumed(String mark, Position at) throws SQLException {
+        try (PreparedStatement ps = source.prepareStatement("SELECT count(*) FROM " + txTable + " WHERE epoch < ? AND " + after())) {
+            ps.setLong(1, Long.parseLong(mark));
+            bindAfter(ps, 1, (Position.Epoch) at);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1) == 0;
+            }
+        }
+    }
+
+    @Override
+    public boolean subscribe(Subscribers subscribers, String name, Position at) throws SQLException {
+        return subscribers.upsert(source, name, at);
+    }
+
+    @Override
+    public void close() {
+        try {
+            source.close();
+        } catch (SQLException ignored) {
+            // the connection is gone already
+        }
+    }
+}

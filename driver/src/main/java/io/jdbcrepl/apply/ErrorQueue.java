@@ -1,0 +1,107 @@
+package io.jdbcrepl.apply;
+
+import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.lcr.Json;
+import io.jdbcrepl.lcr.RowLcr;
+import io.jdbcrepl.lcr.TypedValue;
+import io.jdbcrepl.log.ChangeLogSchema;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The error queue (SPEC 5.5): a failed source transaction becomes one {@code repl_error} row and its
+ * LCRs, in order, {@code repl_error_lcr} rows with the same JSON columns as {@code repl_log}. Written
+ * in the applier's local transaction, together with the progress that moves past the transaction.
+ */
+final class ErrorQueue {
+
+    private static final int MAX_MESSAGE = 4000;
+
+    private final Dialect dialect;
+    private final String errors;
+    private final String lcrs;
+
+    ErrorQueue(Dialect dialect, ChangeLogSchema schema) {
+        this.dialect = dialect;
+        this.errors = schema.table("repl_error");
+        this.lcrs = schema.table("repl_error_lcr");
+    }
+
+    /** Records the failed transaction; its LCRs come from {@code reader}. Returns the entry's id. */
+    long record(Connection local, String source, SourceTx tx, ApplyFailure failure, SourceReader reader)
+            throws SQLException {
+        long id;
+        String message = failure.getMessage() == null ? String.valueOf(failure.getCause()) : failure.getMessage();
+        if (message.length() > MAX_MESSAGE) message = message.substring(0, MAX_MESSAGE);
+        try (PreparedStatement ps = local.prepareStatement("INSERT INTO " + errors + " (source_database,"
+                + " source_transaction_id, source_position, message_number, message_count, error_code, error_message)"
+                + " VALUES (?, ?, ?, ?, 0, ?, ?)", new String[] {dialect == Dialect.H2 ? "ID" : "id"})) {
+            ps.setString(1, source);
+            ps.setString(2, tx.txId());
+            ps.setLong(3, tx.lastPosition());
+            ps.setLong(4, failure.number);
+            ps.setString(5, failure.code == null ? "HY000" : failure.code);
+            ps.setString(6, message);
+            ps.executeUpdate();
+            try (ResultSet keys = ps.getGeneratedKeys()) {
+                keys.next();
+                id = keys.getLong(1);
+            }
+        }
+        long count;
+        try (PreparedStatement ps = local.prepareStatement("INSERT INTO " + lcrs + " (error_id, seq, " + LogRows.COLUMNS
+                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, " + cast("?") + ", " + cast("?") + ", " + cast("?") + ", "
+                + cast("?") + ", ?)")) {
+            int[] pending = {0};
+            try {
+                count = reader.lcrs(tx.txId(), (lcr, number) -> {
+                bind(ps, id, number, lcr);
+                ps.addBatch();
+                if (++pending[0] == 100) {
+                    ps.executeBatch();
+                    pending[0] = 0;
+                }
+                });
+            } catch (ApplyFailure impossible) {
+                throw new IllegalStateException(impossible);
+            }
+            if (pending[0] > 0) ps.executeBatch();
+        }
+        try (PreparedStatement ps = local.prepareStatement("UPDATE " + errors + " SET message_count = ? WHERE id = ?")) {
+            ps.setLong(1, count);
+            ps.setLong(2, id);
+            ps.executeUpdate();
+        }
+        return id;
+    }
+
+    private String cast(String param) {
+        return dialect == Dialect.POSTGRESQL ? param + "::json" : param;
+    }
+
+    private static void bind(PreparedStatement ps, long id, long number, RowLcr lcr) throws SQLException {
+        Map<String, Object> types = new LinkedHashMap<>();
+        for (Map.Entry<String, TypedValue> e : lcr.oldValues().asMap().entrySet()) types.put(e.getKey(), e.getValue().type().logName());
+        for (Map.Entry<String, TypedValue> e : lcr.newValues().asMap().entrySet()) types.put(e.getKey(), e.getValue().type().logName());
+        int i = 0;
+        ps.setLong(++i, id);
+        ps.setLong(++i, number);
+        ps.setLong(++i, lcr.position());
+        ps.setString(++i, lcr.transactionId());
+        ps.setString(++i, lcr.sourceDatabase());
+        ps.setString(++i, lcr.commandType().name());
+        ps.setString(++i, lcr.objectOwner());
+        ps.setString(++i, lcr.objectName());
+        ps.setString(++i, lcr.oldValues().isEmpty() ? null : lcr.oldValues().valuesJson());
+        ps.setString(++i, lcr.newValues().isEmpty() ? null : lcr.newValues().valuesJson());
+        ps.setString(++i, Json.write(types));
+        ps.setString(++i, Json.write(lcr.changeVector()));
+        ps.setTimestamp(++i, lcr.commitTime() == null ? null : Timestamp.from(lcr.commitTime()));
+    }
+}

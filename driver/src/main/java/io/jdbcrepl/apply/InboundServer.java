@@ -1,0 +1,137 @@
+package io.jdbcrepl.apply;
+
+import io.jdbcrepl.ReplDriver;
+import io.jdbcrepl.config.PeerConfig;
+import io.jdbcrepl.logging.DriverLog;
+import io.jdbcrepl.node.Node;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A node's apply side in this JVM (SPEC 4): one daemon thread per peer, named
+ * {@code jdbc-repl-apply-<source>-><node>}, and one purging the node's own log now and then. Started
+ * by the first connection of a node with {@code repl.peers} (unless {@code repl.apply=false}); at most
+ * one per node, URL and schema in a JVM, and across JVMs the appliers' locks let one apply per source.
+ */
+public final class InboundServer {
+
+    private static final DriverLog LOG = DriverLog.of(InboundServer.class);
+    private static final long PURGE_EVERY_MILLIS = 10_000;
+    /** The first purge waits until the appliers of a starting cluster have had time to subscribe. */
+    private static final long FIRST_PURGE_MILLIS = 60_000;
+    private static final Map<String, InboundServer> SERVERS = new ConcurrentHashMap<>();
+
+    private final Node node;
+    private final String key;
+    private final List<Applier> appliers = new ArrayList<>();
+    private final List<Thread> threads = new ArrayList<>();
+    private volatile boolean stopped;
+
+    private InboundServer(Node node, String key) {
+        this.node = node;
+        this.key = key;
+    }
+
+    static String key(Node node) {
+        return node.name() + "\u0000" + node.config().delegateUrl() + "\u0000" + node.logSchema();
+    }
+
+    /** Starts the node's inbound server unless it runs already; never throws (the application's connection comes first). */
+    public static InboundServer ensureStarted(Node node) {
+        String key = key(node);
+        InboundServer running = SERVERS.get(key);
+        if (running != null) return running;
+        synchronized (SERVERS) {
+            running = SERVERS.get(key);
+            if (running != null) return running;
+            InboundServer server = new InboundServer(node, key);
+            server.start();
+            SERVERS.put(key, server);
+            return server;
+        }
+    }
+
+    /** The node's inbound server in this JVM, or null. */
+    public static InboundServer of(Node node) {
+        return SERVERS.get(key(node));
+    }
+
+    /** Stops every inbound server of this JVM and waits a little for their threads. */
+    public static void shutdownAll() {
+        List<InboundServer> all;
+        synchronized (SERVERS) {
+            all = new ArrayList<>(SERVERS.values());
+            SERVERS.clear();
+        }
+        for (InboundServer s : all) s.stop();
+    }
+
+    private void start() {
+        for (String name : node.config().peers()) {
+            PeerConfig peer = node.config().peer(name);
+            Applier applier = new Applier(node, peer);
+            appliers.add(applier);
+            threads.add(daemon(applier, "jdbc-repl-apply-" + peer.name() + "->" + node.name()));
+        }
+        threads.add(daemon(this::purgeLoop, "jdbc-repl-purge-" + node.name()));
+        threads.forEach(Thread::start);
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    private void purgeLoop() {
+        boolean failing = false;
+        long wait = FIRST_PURGE_MILLIS;
+        while (!stopped) {
+            try {
+                Thread.sleep(wait);
+                wait = PURGE_EVERY_MILLIS;
+            } catch (InterruptedException e) {
+                return;
+            }
+            try (Connection local = ReplDriver.openDelegate(node.config())) {
+                Purger.purge(node, local);
+                failing = false;
+            } catch (SQLException | RuntimeException e) {
+                if (!failing && !stopped) LOG.warn("jdbc:repl: purging the log of " + node.name() + " failed: " + e);
+                failing = true;
+            }
+        }
+    }
+
+    /** Stops the threads and closes their connections. */
+    public void stop() {
+        stopped = true;
+        SERVERS.remove(key, this);
+        appliers.forEach(Applier::stop);
+        threads.forEach(Thread::interrupt);
+        for (Thread t : threads) {
+            try {
+                t.join(2000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        appliers.forEach(Applier::closeConnections); // unblocks a thread still inside a JDBC call
+    }
+
+    /** Blocks until stopped or interrupted (the CLI's apply command). */
+    public void join() throws InterruptedException {
+        for (Thread t : threads) t.join();
+    }
+
+    Applier applier(String peer) {
+        for (Applier a : appliers) if (a.source().equalsIgnoreCase(peer)) return a;
+        return null;
+    }
+}

@@ -1,0 +1,118 @@
+package io.jdbcrepl.apply;
+
+import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.lcr.CommandType;
+import io.jdbcrepl.lcr.Json;
+import io.jdbcrepl.lcr.RowImage;
+import io.jdbcrepl.lcr.RowLcr;
+import io.jdbcrepl.lcr.ValueType;
+import io.jdbcrepl.log.ChangeLogSchema;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The one place that knows {@code repl_log}'s columns on the reading side: the select list, the
+ * statement reading one transaction's LCRs in order, and the row-to-LCR mapping. Also used for
+ * {@code repl_error_lcr}, which has the same LCR columns.
+ */
+final class LogRows {
+
+    static final String COLUMNS = "position, tx_id, source_node, command_type, schema_name, table_name,"
+            + " old_values, new_values, column_types, change_vector, created_at";
+
+    private static final int FETCH = 500;
+
+    private final Dialect dialect;
+    private final ChangeLogSchema schema;
+
+    LogRows(Dialect dialect, ChangeLogSchema schema) {
+        this.dialect = dialect;
+        this.schema = schema;
+    }
+
+    /** The LCRs of one transaction, in position order; one bind parameter, the tx id. */
+    String selectTransaction() {
+        String txId = dialect == Dialect.POSTGRESQL ? "tx_id::text" : "tx_id";
+        String list = COLUMNS.replace("tx_id,", txId + ",");
+        String param = dialect == Dialect.POSTGRESQL ? "?::xid8" : "?";
+        return "SELECT " + list + " FROM " + schema.table("repl_log") + " WHERE tx_id = " + param + " ORDER BY position";
+    }
+
+    /** At most this many LCRs are read ahead, for transactions of at most this size. */
+    static final int READ_AHEAD_LCRS = 2000;
+
+    private PreparedStatement transaction;
+    private final Map<String, List<RowLcr>> readAhead = new java.util.HashMap<>();
+
+    /**
+     * Reads the LCRs of several small transactions in one query, kept until the next call, so that
+     * a backlog of small transactions costs one round trip per window rather than one per transaction.
+     */
+    void readAhead(Connection source, List<String> txIds) throws SQLException {
+        readAhead.clear();
+        if (txIds.size() < 2) return;
+        String txId = dialect == Dialect.POSTGRESQL ? "tx_id::text" : "tx_id";
+        String where = dialect == Dialect.POSTGRESQL ? "tx_id = ANY (?::xid8[])"
+                : "tx_id IN (" + String.join(", ", java.util.Collections.nCopies(txIds.size(), "?")) + ")";
+        try (PreparedStatement ps = source.prepareStatement("SELECT " + COLUMNS.replace("tx_id,", txId + ",") + " FROM "
+                + schema.table("repl_log") + " WHERE " + where + " ORDER BY position")) {
+            if (dialect == Dialect.POSTGRESQL) {
+                ps.setString(1, "{" + String.join(",", txIds) + "}");
+            } else {
+                for (int i = 0; i < txIds.size(); i++) ps.setString(i + 1, txIds.get(i));
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) readAhead.computeIfAbsent(rs.getString(2), k -> new ArrayList<>()).add(read(rs));
+            }
+        }
+    }
+
+    /** Streams a transaction's LCRs from {@code source} into {@code sink}; returns how many. */
+    long stream(Connection source, String txId, LcrSink sink) throws SQLException, ApplyFailure {
+        List<RowLcr> ahead = readAhead.get(txId);
+        if (ahead != null) {
+            long n = 0;
+            for (RowLcr lcr : ahead) sink.accept(lcr, ++n);
+            return n;
+        }
+        if (transaction == null) {
+            transaction = source.prepareStatement(selectTransaction());
+            transaction.setFetchSize(FETCH);
+        }
+        PreparedStatement ps = transaction;
+        ps.setString(1, txId);
+        long n = 0;
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) sink.accept(read(rs), ++n);
+        }
+        return n;
+    }
+
+    /** The LCR of the current row of a result set selecting {@link #COLUMNS} in order. */
+    static RowLcr read(ResultSet rs) throws SQLException {
+        Map<String, ValueType> types = RowImage.typesFromJson(rs.getString(9));
+        String oldJson = rs.getString(7);
+        String newJson = rs.getString(8);
+        List<String> vector = new ArrayList<>();
+        String vectorJson = rs.getString(10);
+        if (vectorJson != null && Json.read(vectorJson) instanceof List<?> list) {
+            for (Object o : list) vector.add(o.toString());
+        }
+        java.sql.Timestamp created = rs.getTimestamp(11);
+        return new RowLcr(rs.getString(3), CommandType.valueOf(rs.getString(4)), rs.getString(5), rs.getString(6),
+                rs.getString(2), rs.getLong(1), created == null ? null : created.toInstant(), null,
+                oldJson == null ? null : RowImage.fromJson(oldJson, types),
+                newJson == null ? null : RowImage.fromJson(newJson, types), vector, null);
+    }
+
+    /** Receives LCRs one at a time, with their 1-based number in the transaction. */
+    interface LcrSink {
+        void accept(RowLcr lcr, long number) throws SQLException, ApplyFailure;
+    }
+}

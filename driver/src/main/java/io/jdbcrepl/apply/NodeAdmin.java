@@ -1,0 +1,139 @@
+package io.jdbcrepl.apply;
+
+import io.jdbcrepl.ReplDriver;
+import io.jdbcrepl.admin.NodeStatus;
+import io.jdbcrepl.admin.PeerStatus;
+import io.jdbcrepl.admin.ReplAdmin;
+import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.config.InstallMode;
+import io.jdbcrepl.config.PeerConfig;
+import io.jdbcrepl.node.Node;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** {@link ReplAdmin} of one node: what {@code connection.unwrap(ReplAdmin.class)} returns. */
+public final class NodeAdmin implements ReplAdmin {
+
+    private static final long WAIT_POLL_MILLIS = 10;
+
+    private final Node node;
+
+    public NodeAdmin(Node node) {
+        this.node = node;
+    }
+
+    private Connection local() throws SQLException {
+        return ReplDriver.openDelegate(node.config());
+    }
+
+    @Override
+    public void install() throws SQLException {
+        try (Connection c = local()) {
+            node.changeLog().install(c, InstallMode.AUTO);
+            new ApplySchema(node.dialect(), node.changeLog()).install(c, InstallMode.AUTO);
+        }
+    }
+
+    @Override
+    public void waitForPeers(Duration timeout) throws SQLException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        ProgressStore progress = new ProgressStore(node.changeLog());
+        try (Connection local = local()) {
+            for (String name : node.config().peers()) {
+                PeerConfig peer = node.config().peer(name);
+                try (SourceReader reader = reader(peer)) {
+                    String mark = reader.mark();
+                    while (true) {
+                        Optional<Position> at = progress.read(local, peer.name());
+                        if (!local.getAutoCommit()) local.commit();
+                        if (at.isPresent() && reader.consumed(mark, at.get())) break;
+                        if (System.nanoTime() > deadline) {
+                            throw new SQLTimeoutException("Waited " + timeout + " for the changes of peer " + peer.name()
+                                    + " to be applied at " + node.name() + "; applied so far: "
+                                    + at.map(Position::encode).orElse("nothing"), "HYT00");
+                        }
+                        try {
+                            Thread.sleep(WAIT_POLL_MILLIS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            throw new SQLException("Interrupted while waiting for peer " + peer.name(), "HY008", e);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static SourceReader reader(PeerConfig peer) throws SQLException {
+        return Peers.connect(peer, 1).reader();
+    }
+
+    @Override
+    public NodeStatus status() throws SQLException {
+        InboundServer server = InboundServer.of(node);
+        ProgressStore progress = new ProgressStore(node.changeLog());
+        List<PeerStatus> peers = new ArrayList<>();
+        List<String> dropped = new ArrayList<>();
+        try (Connection local = local()) {
+            for (String name : node.config().peers()) {
+                PeerConfig peer = node.config().peer(name);
+                Optional<Position> at = progress.read(local, peer.name());
+                long queue;
+                try (PreparedStatement ps = local.prepareStatement("SELECT count(*) FROM " + node.changeLog().table("repl_error")
+                        + " WHERE source_database = ?")) {
+                    ps.setString(1, peer.name());
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        queue = rs.getLong(1);
+                    }
+                }
+                long[] lag = {-1, -1};
+                String error = null;
+                try (SourceReader reader = reader(peer)) {
+                    lag = reader.lag(at.orElse(Position.initial(Peers.dialect(peer) == Dialect.POSTGRESQL)));
+                } catch (SQLException e) {
+                    error = e.getMessage();
+                }
+                Applier a = server == null ? null : server.applier(peer.name());
+                String applied = at.map(Position::encode).orElse(null);
+                String read = a != null && a.read() != null ? a.read().encode() : applied;
+                String state = a == null ? "NOT_RUNNING" : a.state().name();
+                String lastError = a != null && a.lastError() != null ? a.lastError() : error;
+                peers.add(new PeerStatus(peer.name(), read, applied, lag[0], lag[1], queue, a == null ? 0 : a.failures(),
+                        state, lastError));
+            }
+            for (Subscribers.Subscriber s : new Subscribers(node.dialect(), node.changeLog()).list(local)) {
+                if (s.droppedAt() != null) dropped.add(s.name());
+            }
+        }
+        return new NodeStatus(node.name(), peers, dropped);
+    }
+
+    @Override
+    public long purge() throws SQLException {
+        try (Connection c = local()) {
+            return Purger.purge(node, c);
+        }
+    }
+
+    @Override
+    public void startApply() throws SQLException {
+        if (node.config().peers().isEmpty()) {
+            throw new SQLException("Node " + node.name() + " has no repl.peers: nothing to apply from", "22023");
+        }
+        InboundServer.ensureStarted(node);
+    }
+
+    @Override
+    public String toString() {
+        return "ReplAdmin[" + node + "]";
+    }
+}

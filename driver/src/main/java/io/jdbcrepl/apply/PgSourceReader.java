@@ -1,0 +1,207 @@
+package io.jdbcrepl.apply;
+
+import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.log.ChangeLogSchema;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * PgQ-style snapshot batches on a PostgreSQL source (SPEC 4.1). A batch is read in one
+ * {@code REPEATABLE READ, READ ONLY} transaction whose first statement takes its own snapshot S2;
+ * its transactions are those visible in S2 and not in the consumer's low snapshot S1, ordered by
+ * (max position, tx id). A batch resumed after a crash keeps its stored S1 and S2, so the same set
+ * is derived again from a newer snapshot.
+ */
+final class PgSourceReader implements SourceReader {
+
+    private static final int FETCH = 500;
+
+    private final Connection source;
+    private final LogRows rows;
+    private final String log;
+    private boolean listening;
+
+    PgSourceReader(Connection source, ChangeLogSchema schema) throws SQLException {
+        this.source = source;
+        this.rows = new LogRows(Dialect.POSTGRESQL, schema);
+        this.log = schema.table("repl_log");
+        source.setAutoCommit(false);
+        source.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+        source.setReadOnly(true);
+    }
+
+    @Override
+    public Batch batch(Position from) throws SQLException {
+        Position.Snapshot at = (Position.Snapshot) from;
+        String high = at.high();
+        if (high == null) {
+            try (Statement s = source.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_current_snapshot()::text")) {
+                rs.next();
+                high = rs.getString(1);
+            }
+        }
+        StringBuilder sql = new StringBuilder("SELECT tx_id::text, max(position), count(*) FROM " + log + " WHERE ");
+        if (at.low() != null) {
+            sql.append("tx_id >= pg_snapshot_xmin(?::pg_snapshot) AND NOT pg_visible_in_snapshot(tx_id, ?::pg_snapshot) AND ");
+        }
+        sql.append("pg_visible_in_snapshot(tx_id, ?::pg_snapshot) GROUP BY tx_id");
+        if (at.inBatch()) sql.append(" HAVING (max(position), tx_id) > (?, ?::xid8)");
+        sql.append(" ORDER BY max(position), tx_id");
+        PreparedStatement ps = source.prepareStatement(sql.toString());
+        int i = 0;
+        if (at.low() != null) {
+            ps.setString(++i, at.low());
+            ps.setString(++i, at.low());
+        }
+        ps.setString(++i, high);
+        if (at.inBatch()) {
+            ps.setLong(++i, at.lastPosition());
+            ps.setString(++i, at.lastTx());
+        }
+        ps.setFetchSize(FETCH);
+        ResultSet rs = ps.executeQuery();
+        Position.Snapshot batchStart = new Position.Snapshot(at.low(), high, at.lastPosition(), at.lastTx());
+        ReadAhead ahead = new ReadAhead(() -> {
+            if (!rs.next()) return null;
+            String tx = rs.getString(1);
+            long last = rs.getLong(2);
+            return new SourceTx(tx, last, batchStart.after(last, tx), rs.getLong(3));
+        }, rows, source);
+        return new Batch() {
+            @Override
+            public SourceTx next() throws SQLException {
+                return ahead.next();
+            }
+
+            @Override
+            public Position end(Position last) {
+                return batchStart.closed();
+            }
+
+            @Override
+            public boolean full() {
+                return false;
+            }
+
+            @Override
+            public void close() throws SQLException {
+                try {
+                    rs.close();
+                    ps.close();
+                } finally {
+                    source.commit();
+                }
+            }
+        };
+    }
+
+    @Override
+    public long lcrs(String txId, LogRows.LcrSink sink) throws SQLException, ApplyFailure {
+        return rows.stream(source, txId, sink);
+    }
+
+    @Override
+    public void await(long millis) throws SQLException, InterruptedException {
+        if (!listening) {
+            source.setReadOnly(false);
+            try (Statement s = source.createStatement()) {
+                s.execute("LISTEN repl_log");
+            } finally {
+                source.commit();
+                source.setReadOnly(true);
+            }
+            listening = true;
+        }
+        PgNotifications.await(source, millis);
+    }
+
+    @Override
+    public long[] lag(Position at) throws SQLException {
+        Position.Snapshot s = (Position.Snapshot) at;
+        StringBuilder sql = new StringBuilder("SELECT count(*), coalesce(extract(epoch FROM now() - min(first_at)), 0)"
+                + " FROM (SELECT tx_id, max(position) AS last, min(created_at) AS first_at FROM " + log);
+        if (s.low() != null) sql.append(" WHERE tx_id >= pg_snapshot_xmin(?::pg_snapshot) AND NOT pg_visible_in_snapshot(tx_id, ?::pg_snapshot)");
+        sql.append(" GROUP BY tx_id");
+        if (s.inBatch()) sql.append(" HAVING NOT (pg_visible_in_snapshot(tx_id, ?::pg_snapshot) AND (max(position), tx_id) <= (?, ?::xid8))");
+        sql.append(") t");
+        try (PreparedStatement ps = source.prepareStatement(sql.toString())) {
+            int i = 0;
+            if (s.low() != null) {
+                ps.setString(++i, s.low());
+                ps.setString(++i, s.low());
+            }
+            if (s.inBatch()) {
+                ps.setString(++i, s.high());
+                ps.setLong(++i, s.lastPosition());
+                ps.setString(++i, s.lastTx());
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return new long[] {rs.getLong(1), (long) Math.ceil(rs.getDouble(2))};
+            }
+        } finally {
+            source.commit();
+        }
+    }
+
+    @Override
+    public String mark() throws SQLException {
+        try (Statement s = source.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_current_snapshot()::text")) {
+            rs.next();
+            return rs.getString(1);
+        } finally {
+            source.commit();
+        }
+    }
+
+    /**
+     * Every transaction visible in the mark W is visible in S1 when W's xmax is at most S1's and no
+     * transaction S1 saw in progress is visible in W.
+     */
+    @Override
+    public boolean consumed(String mark, Position at) throws SQLException {
+        String low = ((Position.Snapshot) at).low();
+        if (low == null) return false;
+        try (PreparedStatement ps = source.prepareStatement("SELECT pg_snapshot_xmax(?::pg_snapshot) <= pg_snapshot_xmax(?::pg_snapshot)"
+                + " AND NOT EXISTS (SELECT 1 FROM pg_snapshot_xip(?::pg_snapshot) x WHERE pg_visible_in_snapshot(x, ?::pg_snapshot))")) {
+            ps.setString(1, mark);
+            ps.setString(2, low);
+            ps.setString(3, low);
+            ps.setString(4, mark);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getBoolean(1);
+            }
+        } finally {
+            source.commit();
+        }
+    }
+
+    @Override
+    public boolean subscribe(Subscribers subscribers, String name, Position at) throws SQLException {
+        source.setReadOnly(false);
+        try {
+            boolean dropped = subscribers.upsert(source, name, at);
+            source.commit();
+            return dropped;
+        } catch (SQLException e) {
+            source.rollback();
+            throw e;
+        } finally {
+            source.setReadOnly(true);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            source.close();
+        } catch (SQLException ignored) {
+            // the connection is gone already
+        }
+    }
+}

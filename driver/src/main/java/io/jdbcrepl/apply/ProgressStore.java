@@ -1,0 +1,80 @@
+package io.jdbcrepl.apply;
+
+import io.jdbcrepl.log.ChangeLogSchema;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.util.Optional;
+
+/**
+ * {@code repl_progress}: the position applied from each source, written in the same local
+ * transaction as the changes (SPEC 4.2) and only over the value this applier read (fencing: a
+ * second applier that took over makes the update miss, and the first one rolls back).
+ */
+final class ProgressStore {
+
+    private final String table;
+
+    ProgressStore(ChangeLogSchema schema) {
+        this.table = schema.table("repl_progress");
+    }
+
+    /** The stored position, or empty for a source never applied from. */
+    Optional<Position> read(Connection local, String source) throws SQLException {
+        try (PreparedStatement ps = local.prepareStatement("SELECT position FROM " + table + " WHERE source_node = ?")) {
+            ps.setString(1, source);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(Position.decode(rs.getString(1))) : Optional.empty();
+            }
+        }
+    }
+
+    /** The stored position, creating the row with {@code initial} when the source is new. Commits. */
+    Position load(Connection local, String source, Position initial) throws SQLException {
+        Optional<Position> stored = read(local, source);
+        if (stored.isPresent()) {
+            local.commit();
+            return stored.get();
+        }
+        try (PreparedStatement ps = local.prepareStatement("INSERT INTO " + table
+                + " (source_node, position, applied_transactions, queued_transactions) VALUES (?, ?, 0, 0)")) {
+            ps.setString(1, source);
+            ps.setString(2, initial.encode());
+            ps.executeUpdate();
+        }
+        local.commit();
+        return initial;
+    }
+
+    /**
+     * Moves the position from {@code from} to {@code to}, in the caller's transaction.
+     *
+     * @throws Fenced when the stored position is no longer {@code from}
+     */
+    void advance(Connection local, String source, Position from, Position to, String txId, int applied, int queued)
+            throws SQLException {
+        try (PreparedStatement ps = local.prepareStatement("UPDATE " + table + " SET position = ?, tx_id = COALESCE(?, tx_id),"
+                + " applied_transactions = applied_transactions + ?, queued_transactions = queued_transactions + ?,"
+                + " applied_at = ? WHERE source_node = ? AND position = ?")) {
+            ps.setString(1, to.encode());
+            ps.setString(2, txId);
+            ps.setLong(3, applied);
+            ps.setLong(4, queued);
+            ps.setTimestamp(5, new Timestamp(System.currentTimeMillis()));
+            ps.setString(6, source);
+            ps.setString(7, from.encode());
+            if (ps.executeUpdate() != 1) throw new Fenced(source, from);
+        }
+    }
+
+    /** Another applier moved the position: this one must stop and roll back. */
+    static final class Fenced extends SQLException {
+        Fenced(String source, Position expected) {
+            super("The progress from " + source + " is no longer " + expected.encode()
+                    + ": another applier has taken over", "40001");
+        }
+    }
+}

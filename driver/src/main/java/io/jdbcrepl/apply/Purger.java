@@ -1,0 +1,118 @@
+package io.jdbcrepl.apply;
+
+import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.logging.DriverLog;
+import io.jdbcrepl.node.Node;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The purge of a node's own {@code repl_log} (SPEC 4.5): LCRs every registered subscriber and every
+ * peer named in {@code repl.peers} has consumed are deleted; a peer named but not subscribed yet
+ * blocks the purge, so that it still gets everything from the oldest LCR kept. A subscriber silent
+ * for longer than {@code repl.retention} is dropped with an error in the log.
+ */
+final class Purger {
+
+    private static final DriverLog LOG = DriverLog.of(Purger.class);
+
+    private Purger() {
+    }
+
+    /** Purges on {@code local} (this node's database, autocommit on); returns the LCRs deleted. */
+    static long purge(Node node, Connection local) throws SQLException {
+        Subscribers subscribers = new Subscribers(node.dialect(), node.changeLog());
+        Duration retention = node.config().retention();
+        long now = System.currentTimeMillis();
+        List<Subscribers.Subscriber> all = subscribers.list(local);
+        List<Position> active = new ArrayList<>();
+        Set<String> known = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+        for (Subscribers.Subscriber s : all) {
+            known.add(s.name());
+            if (s.droppedAt() != null) continue;
+            if (now - s.updatedAt().getTime() > retention.toMillis()) {
+                subscribers.drop(local, s.name());
+                LOG.error("jdbc:repl: subscriber " + s.name() + " of " + node.name() + " has been silent since "
+                        + s.updatedAt() + ", longer than repl.retention=" + retention + ": dropped; its changes from "
+                        + node.name() + " are no longer kept for it", null);
+                continue;
+            }
+            active.add(s.position());
+        }
+        for (String peer : node.config().peers()) {
+            if (!known.contains(peer)) return 0; // not subscribed yet: keep everything for it
+        }
+        if (active.isEmpty() && known.isEmpty()) return 0; // nobody ever consumed this log: keep it
+        // With every subscriber dropped nothing is kept for anyone: everything committed goes.
+        return node.dialect() == Dialect.POSTGRESQL ? purgeSnapshots(node, local, active) : purgeEpochs(node, local, active);
+    }
+
+    private static long purgeSnapshots(Node node, Connection local, List<Position> active) throws SQLException {
+        Long horizon = active.isEmpty() ? currentXmin(local) : null;
+        for (Position p : active) {
+            if (!(p instanceof Position.Snapshot s) || s.low() == null) return 0;
+            long xmin = xmin(s.low());
+            horizon = horizon == null ? xmin : Math.min(horizon, xmin);
+        }
+        // Every transaction below the xmin of a consumer's S1 is visible in S1: consumed.
+        try (PreparedStatement ps = local.prepareStatement("DELETE FROM " + node.changeLog().table("repl_log")
+                + " WHERE tx_id < ?::xid8")) {
+            ps.setString(1, Long.toString(horizon));
+            return ps.executeUpdate();
+        }
+    }
+
+    private static long currentXmin(Connection local) throws SQLException {
+        try (PreparedStatement ps = local.prepareStatement("SELECT pg_snapshot_xmin(pg_current_snapshot())::text");
+                java.sql.ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return Long.parseLong(rs.getString(1));
+        }
+    }
+
+    /** The xmin of a snapshot's text form {@code xmin:xmax:xip,...}. */
+    static long xmin(String snapshot) {
+        return Long.parseLong(snapshot.substring(0, snapshot.indexOf(':')));
+    }
+
+    private static long purgeEpochs(Node node, Connection local, List<Position> active) throws SQLException {
+        Position.Epoch min = active.isEmpty() ? new Position.Epoch(Long.MAX_VALUE, 0, "") : null;
+        for (Position p : active) {
+            if (!(p instanceof Position.Epoch e)) return 0;
+            if (min == null || compare(e, min) < 0) min = e;
+        }
+        String consumed = "NOT " + EpochSourceReader.after();
+        String txTable = node.changeLog().table("repl_tx");
+        boolean autoCommit = local.getAutoCommit();
+        local.setAutoCommit(false);
+        try (PreparedStatement logs = local.prepareStatement("DELETE FROM " + node.changeLog().table("repl_log")
+                + " WHERE tx_id IN (SELECT tx_id FROM " + txTable + " WHERE " + consumed + ")");
+                PreparedStatement txs = local.prepareStatement("DELETE FROM " + txTable + " WHERE " + consumed)) {
+            EpochSourceReader.bindAfter(logs, 0, min);
+            EpochSourceReader.bindAfter(txs, 0, min);
+            long n = logs.executeUpdate();
+            txs.executeUpdate();
+            local.commit();
+            return n;
+        } catch (SQLException e) {
+            local.rollback();
+            throw e;
+        } finally {
+            local.setAutoCommit(autoCommit);
+        }
+    }
+
+    static int compare(Position.Epoch a, Position.Epoch b) {
+        int c = Long.compare(a.epoch(), b.epoch());
+        if (c == 0) c = Long.compare(a.lastPosition(), b.lastPosition());
+        return c != 0 ? c : a.txId().compareTo(b.txId());
+    }
+
+}

@@ -1,0 +1,361 @@
+package io.jdbcrepl.apply;
+
+import io.jdbcrepl.capture.ColumnInfo;
+import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.config.ConflictType;
+import io.jdbcrepl.lcr.CommandType;
+import io.jdbcrepl.lcr.RowImage;
+import io.jdbcrepl.lcr.RowLcr;
+import io.jdbcrepl.lcr.TypedValue;
+import io.jdbcrepl.lcr.ValueType;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Applies row LCRs to the local database: INSERT with the new values, UPDATE and DELETE found by the
+ * old key with every compared old value matched NULL-safely (SPEC 5.1). Each statement shape is
+ * prepared once. In fast mode consecutive LCRs of one shape are JDBC-batched (only where the driver
+ * returns exact per-row counts), and anything unexpected is reported as a failure without detail, so
+ * that the caller re-runs the transaction in exact mode: one statement at a time, each under its own
+ * savepoint, with the conflict found out and offered to the {@link ConflictHandler}.
+ */
+final class RowApplier implements AutoCloseable {
+
+    private static final int MAX_BATCH = 200;
+    private static final int MAX_STATEMENTS = 256;
+
+    private final Connection local;
+    private final Dialect dialect;
+    private final TableMap tables;
+    private final ConflictHandler handler;
+    private final Map<String, PreparedStatement> statements = new LinkedHashMap<>(16, 0.75f, true);
+
+    private boolean exact;
+    private Plan pending;
+    private final List<Long> pendingNumbers = new ArrayList<>();
+
+    RowApplier(Connection local, Dialect dialect, TableMap tables, ConflictHandler handler) {
+        this.local = local;
+        this.dialect = dialect;
+        this.tables = tables;
+        this.handler = handler;
+    }
+
+    /** Exact mode: no batching, conflicts found out (used to re-run a failed transaction). */
+    void exact(boolean on) {
+        this.exact = on;
+    }
+
+    /** The statement and bound values of one LCR. */
+    record Plan(String shape, CommandType command, String sql, List<TypedValue> values, List<ValueType> types,
+            TableMap.LocalTable table, RowLcr lcr) {
+    }
+
+    void apply(RowLcr lcr, long number) throws SQLException, ApplyFailure {
+        Plan plan;
+        try {
+            plan = plan(lcr);
+        } catch (IllegalArgumentException e) {
+            throw new ApplyFailure(number, "22000", e.getMessage() + " (" + lcr + ")", e);
+        } catch (SQLException e) {
+            if (SqlErrors.transientError(e)) throw e;
+            throw new ApplyFailure(number, SqlErrors.state(e), e.getMessage(), e);
+        }
+        if (exact) {
+            applyExactly(plan, number);
+            return;
+        }
+        boolean batchable = plan.command == CommandType.INSERT || dialect != Dialect.MYSQL;
+        if (pending != null && (!batchable || !pending.shape.equals(plan.shape) || pendingNumbers.size() >= MAX_BATCH)) flush();
+        PreparedStatement ps = statement(plan.sql);
+        bind(ps, plan);
+        if (!batchable) {
+            int count = run(ps::executeUpdate, number);
+            if (count != 1) throw new ApplyFailure(number, null, "changed " + count + " rows", null);
+            return;
+        }
+        ps.addBatch();
+        pending = plan;
+        pendingNumbers.add(number);
+    }
+
+    /** Runs the batch of consecutive LCRs of one shape. */
+    void flush() throws SQLException, ApplyFailure {
+        if (pending == null) return;
+        Plan plan = pending;
+        long first = pendingNumbers.get(0);
+        pending = null;
+        pendingNumbers.clear();
+        PreparedStatement ps = statement(plan.sql);
+        int[] counts = run(ps::executeBatch, first);
+        if (plan.command == CommandType.INSERT) return;
+        for (int c : counts) {
+            if (c != 1) throw new ApplyFailure(first, null, "a batched " + plan.command + " changed " + c + " rows", null);
+        }
+    }
+
+    /** Drops a batch not run (after a rollback). */
+    void discard() {
+        if (pending != null) {
+            try {
+                statement(pending.sql).clearBatch();
+            } catch (SQLException ignored) {
+                // the statement is closed with the connection
+            }
+        }
+        pending = null;
+        pendingNumbers.clear();
+    }
+
+    private interface Call<T> {
+        T call() throws SQLException;
+    }
+
+    private <T> T run(Call<T> call, long number) throws SQLException, ApplyFailure {
+        try {
+            return call.call();
+        } catch (SQLException e) {
+            if (SqlErrors.transientError(e)) throw e;
+            throw new ApplyFailure(number, null, e.getMessage(), e);
+        }
+    }
+
+    private void applyExactly(Plan plan, long number) throws SQLException, ApplyFailure {
+        PreparedStatement ps = statement(plan.sql);
+        bind(ps, plan);
+        Savepoint sp = local.setSavepoint();
+        Conflict conflict;
+        try {
+            int count = ps.executeUpdate();
+            if (count == 1 || plan.command == CommandType.INSERT) {
+                local.releaseSavepoint(sp);
+                return;
+            }
+            local.rollback(sp);
+            if (count > 1) {
+                throw new ApplyFailure(number, "21000", plan.command + " changed " + count + " rows of "
+                        + plan.table.info().qualifiedName() + ": its key is not unique here", null);
+            }
+            conflict = detail(() -> rowConflict(plan), number);
+        } catch (SQLException e) {
+            local.rollback(sp);
+            if (SqlErrors.transientError(e)) throw e;
+            if (SqlErrors.uniqueViolation(e, dialect) && plan.command == CommandType.INSERT) {
+                conflict = detail(() -> uniquenessConflict(plan, e), number);
+            } else if (SqlErrors.foreignKeyViolation(e, dialect)) {
+                conflict = new Conflict(null, Conflict.Kind.FOREIGN_KEY, plan.command, List.of(), Map.of(), e.getMessage());
+            } else {
+                throw new ApplyFailure(number, SqlErrors.state(e), e.getMessage(), e);
+            }
+        }
+        if (!handler.resolve(conflict, plan.lcr, local)) {
+            throw new ApplyFailure(number, conflict.errorCode(), conflict.message() + " (" + plan.lcr + ")", null);
+        }
+    }
+
+    /** Finding out a conflict's detail failed: the LCR fails with that error. */
+    private Conflict detail(Call<Conflict> find, long number) throws SQLException, ApplyFailure {
+        try {
+            return find.call();
+        } catch (SQLException e) {
+            if (SqlErrors.transientError(e)) throw e;
+            throw new ApplyFailure(number, SqlErrors.state(e), "reading the conflicting row failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** An UPDATE or DELETE that found no row: missing, or present with other old values. */
+    private Conflict rowConflict(Plan plan) throws SQLException {
+        Map<String, Object> current = currentRow(plan);
+        Conflict.Kind kind = plan.command == CommandType.UPDATE ? Conflict.Kind.UPDATE : Conflict.Kind.DELETE;
+        if (current == null) {
+            return new Conflict(ConflictType.ROW_MISSING, Conflict.Kind.DELETE, plan.command, List.of(), Map.of(),
+                    "no row with key " + keyText(plan) + " in " + plan.table.info().qualifiedName());
+        }
+        List<String> differing = differing(plan.table, plan.lcr.oldValues(), current);
+        return new Conflict(ConflictType.ROW_EXISTS, kind, plan.command, differing, current,
+                "the row with key " + keyText(plan) + " in " + plan.table.info().qualifiedName() + " has other values");
+    }
+
+    private Conflict uniquenessConflict(Plan plan, SQLException e) throws SQLException {
+        Map<String, Object> current = currentRow(plan);
+        List<String> differing = current == null ? List.of() : differing(plan.table, plan.lcr.newValues(), current);
+        return new Conflict(ConflictType.ROW_EXISTS, Conflict.Kind.UNIQUENESS, plan.command, differing, current, e.getMessage());
+    }
+
+    private List<String> differing(TableMap.LocalTable table, RowImage image, Map<String, Object> current) {
+        List<String> out = new ArrayList<>();
+        image.asMap().forEach((source, value) -> {
+            String stored = table.column(source);
+            if (stored == null || !table.compared(stored)) return;
+            Object expected = ValueBinding.convert(value, table.columnInfo(stored).type());
+            if (!ValueBinding.same(expected, current.get(stored))) out.add(stored);
+        });
+        return out;
+    }
+
+    private String keyText(Plan plan) {
+        Map<String, Object> key = new LinkedHashMap<>();
+        for (String k : plan.table.info().key()) {
+            TypedValue v = keyValue(plan.table, plan.lcr, k);
+            key.put(k, v == null ? null : v.value());
+        }
+        return key.toString();
+    }
+
+    /** The destination's row with the LCR's key, or null. */
+    private Map<String, Object> currentRow(Plan plan) throws SQLException {
+        TableMap.LocalTable t = plan.table;
+        List<String> columns = t.info().columns().stream().map(ColumnInfo::name).toList();
+        List<String> key = t.info().key();
+        try (PreparedStatement ps = local.prepareStatement(RowSql.select(dialect, t.sql(), columns, key))) {
+            int i = 0;
+            for (String k : key) {
+                TypedValue v = keyValue(t, plan.lcr, k);
+                if (v == null) return null;
+                ValueBinding.bind(ps, ++i, v, t.columnInfo(k).type(), dialect);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) return null;
+                Map<String, Object> row = new LinkedHashMap<>();
+                for (int c = 0; c < columns.size(); c++) {
+                    row.put(columns.get(c), t.columnInfo(columns.get(c)).type().read(rs, c + 1));
+                }
+                return row;
+            }
+        }
+    }
+
+    /** The LCR's value of a key column: old for UPDATE/DELETE, new for INSERT. */
+    private static TypedValue keyValue(TableMap.LocalTable t, RowLcr lcr, String key) {
+        RowImage image = lcr.commandType() == CommandType.INSERT ? lcr.newValues() : lcr.oldValues();
+        for (Map.Entry<String, TypedValue> e : image.asMap().entrySet()) {
+            if (key.equals(t.column(e.getKey()))) return e.getValue();
+        }
+        return null;
+    }
+
+    Plan plan(RowLcr lcr) throws SQLException {
+        TableMap.LocalTable t = tables.resolve(lcr.objectOwner(), lcr.objectName());
+        List<TypedValue> values = new ArrayList<>();
+        List<ValueType> types = new ArrayList<>();
+        StringBuilder shape = new StringBuilder(t.sql()).append('|').append(lcr.commandType());
+        String sql;
+        switch (lcr.commandType()) {
+            case INSERT -> {
+                List<String> cols = columns(t, lcr.newValues(), values, types, false);
+                sql = RowSql.insert(dialect, t.sql(), cols);
+                shape.append(cols);
+            }
+            case UPDATE -> {
+                List<String> set = columns(t, lcr.newValues(), values, types, false);
+                if (set.isEmpty()) { // nothing assigned: still check the row is there
+                    set = List.of(t.info().key().get(0));
+                    values.add(keyValue(t, lcr, set.get(0)));
+                    types.add(t.columnInfo(set.get(0)).type());
+                }
+                List<String> key = key(t, lcr, values, types);
+                List<String> compared = compared(t, lcr, values, types);
+                sql = RowSql.update(dialect, t.sql(), set, key, compared);
+                shape.append(set).append(key).append(compared);
+            }
+            case DELETE -> {
+                List<String> key = key(t, lcr, values, types);
+                List<String> compared = compared(t, lcr, values, types);
+                sql = RowSql.delete(dialect, t.sql(), key, compared);
+                shape.append(key).append(compared);
+            }
+            default -> throw new IllegalArgumentException("Cannot apply a " + lcr.commandType() + " LCR");
+        }
+        return new Plan(shape.toString(), lcr.commandType(), sql, values, types, t, lcr);
+    }
+
+    private List<String> columns(TableMap.LocalTable t, RowImage image, List<TypedValue> values, List<ValueType> types,
+            boolean skipKey) throws SQLException {
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<String, TypedValue> e : image.asMap().entrySet()) {
+            String stored = storedColumn(t, e.getKey());
+            ColumnInfo info = t.columnInfo(stored);
+            if (info.generated() || (skipKey && t.info().isKey(stored))) continue;
+            out.add(stored);
+            values.add(e.getValue());
+            types.add(info.type());
+        }
+        return out;
+    }
+
+    private List<String> key(TableMap.LocalTable t, RowLcr lcr, List<TypedValue> values, List<ValueType> types)
+            throws SQLException {
+        for (String k : t.info().key()) {
+            TypedValue v = keyValue(t, lcr, k);
+            if (v == null) {
+                throw new SQLException("The LCR has no old value of key column " + k + " of " + t.info().qualifiedName()
+                        + " (is repl.key the same on both nodes?)", "22023");
+            }
+            values.add(v);
+            types.add(t.columnInfo(k).type());
+        }
+        return t.info().key();
+    }
+
+    private List<String> compared(TableMap.LocalTable t, RowLcr lcr, List<TypedValue> values, List<ValueType> types)
+            throws SQLException {
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<String, TypedValue> e : lcr.oldValues().asMap().entrySet()) {
+            String stored = storedColumn(t, e.getKey());
+            if (t.info().isKey(stored) || !t.compared(stored)) continue;
+            out.add(stored);
+            values.add(e.getValue());
+            types.add(t.columnInfo(stored).type());
+        }
+        return out;
+    }
+
+    private static String storedColumn(TableMap.LocalTable t, String source) throws SQLException {
+        String stored = t.column(source);
+        if (stored == null) {
+            throw new SQLException("Table " + t.info().qualifiedName() + " has no column " + source + " (its columns: "
+                    + t.info().columns().stream().map(ColumnInfo::name).toList() + ")", "42703");
+        }
+        return stored;
+    }
+
+    private void bind(PreparedStatement ps, Plan plan) throws SQLException {
+        for (int i = 0; i < plan.values.size(); i++) {
+            ValueBinding.bind(ps, i + 1, plan.values.get(i), plan.types.get(i), dialect);
+        }
+    }
+
+    private PreparedStatement statement(String sql) throws SQLException {
+        PreparedStatement ps = statements.get(sql);
+        if (ps != null) return ps;
+        if (statements.size() >= MAX_STATEMENTS) {
+            var eldest = statements.entrySet().iterator().next();
+            eldest.getValue().close();
+            statements.remove(eldest.getKey());
+        }
+        ps = local.prepareStatement(sql);
+        statements.put(sql, ps);
+        return ps;
+    }
+
+    @Override
+    public void close() {
+        for (Statement s : statements.values()) {
+            try {
+                s.close();
+            } catch (SQLException ignored) {
+                // closed with the connection
+            }
+        }
+        statements.clear();
+    }
+}

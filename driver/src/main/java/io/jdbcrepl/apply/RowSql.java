@@ -1,0 +1,53 @@
+package io.jdbcrepl.apply;
+
+import io.jdbcrepl.capture.sql.Dialect;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The statements that apply row LCRs, per dialect: key columns compared with {@code =}, other
+ * compared columns NULL-safely ({@code IS NOT DISTINCT FROM}, MariaDB {@code <=>}).
+ */
+final class RowSql {
+
+    private RowSql() {
+    }
+
+    static String quote(Dialect dialect, String identifier) {
+        return dialect == Dialect.MYSQL ? "`" + identifier.replace("`", "``") + "`"
+                : "\"" + identifier.replace("\"", "\"\"") + "\"";
+    }
+
+    static String table(Dialect dialect, String schema, String table) {
+        return (schema == null ? "" : quote(dialect, schema) + ".") + quote(dialect, table);
+    }
+
+    static String insert(Dialect d, String table, List<String> columns) {
+        return "INSERT INTO " + table + " (" + list(d, columns, "", ", ") + ") VALUES ("
+                + columns.stream().map(c -> "?").collect(Collectors.joining(", ")) + ")";
+    }
+
+    static String update(Dialect d, String table, List<String> set, List<String> key, List<String> compared) {
+        return "UPDATE " + table + " SET " + list(d, set, " = ?", ", ") + where(d, key, compared);
+    }
+
+    static String delete(Dialect d, String table, List<String> key, List<String> compared) {
+        return "DELETE FROM " + table + where(d, key, compared);
+    }
+
+    /** The current row by key: {@code columns} in order. */
+    static String select(Dialect d, String table, List<String> columns, List<String> key) {
+        return "SELECT " + list(d, columns, "", ", ") + " FROM " + table + where(d, key, List.of());
+    }
+
+    private static String where(Dialect d, List<String> key, List<String> compared) {
+        String nullSafe = d == Dialect.MYSQL ? " <=> ?" : " IS NOT DISTINCT FROM ?";
+        String out = " WHERE " + list(d, key, " = ?", " AND ");
+        return compared.isEmpty() ? out : out + " AND " + list(d, compared, nullSafe, " AND ");
+    }
+
+    private static String list(Dialect d, List<String> columns, String suffix, String separator) {
+        return columns.stream().map(c -> quote(d, c) + suffix).collect(Collectors.joining(separator));
+    }
+}

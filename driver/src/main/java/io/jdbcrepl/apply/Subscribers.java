@@ -1,0 +1,83 @@
+package io.jdbcrepl.apply;
+
+import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.log.ChangeLogSchema;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A source's {@code repl_subscriber} (SPEC 4.5): each consumer's position and when it last
+ * reported, read by the source's purge. A dropped subscriber keeps its row with
+ * {@code dropped_at} set, so that it does not block the purge and is shown in status.
+ */
+public final class Subscribers {
+
+    private final Dialect dialect;
+    private final String table;
+
+    public Subscribers(Dialect dialect, ChangeLogSchema schema) {
+        this.dialect = dialect;
+        this.table = schema.table("repl_subscriber");
+    }
+
+    /** One subscriber row. */
+    public record Subscriber(String name, Position position, Timestamp updatedAt, Timestamp droppedAt) {
+    }
+
+    /** Upserts a consumer's position; returns true when the subscriber has been dropped (which stays). */
+    boolean upsert(Connection source, String name, Position at) throws SQLException {
+        Timestamp now = new Timestamp(System.currentTimeMillis());
+        try (PreparedStatement ps = source.prepareStatement("UPDATE " + table + " SET position = ?, updated_at = ? WHERE name = ?")) {
+            ps.setString(1, at.encode());
+            ps.setTimestamp(2, now);
+            ps.setString(3, name);
+            if (ps.executeUpdate() == 1) return dropped(source, name);
+        }
+        String insert = "INSERT INTO " + table + " (name, position, updated_at) VALUES (?, ?, ?)";
+        if (dialect == Dialect.POSTGRESQL) insert += " ON CONFLICT (name) DO NOTHING";
+        if (dialect == Dialect.MYSQL) insert = insert.replaceFirst("INSERT", "INSERT IGNORE");
+        try (PreparedStatement ps = source.prepareStatement(insert)) {
+            ps.setString(1, name);
+            ps.setString(2, at.encode());
+            ps.setTimestamp(3, now);
+            ps.executeUpdate();
+        }
+        return false;
+    }
+
+    private boolean dropped(Connection source, String name) throws SQLException {
+        try (PreparedStatement ps = source.prepareStatement("SELECT dropped_at FROM " + table + " WHERE name = ?")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getTimestamp(1) != null;
+            }
+        }
+    }
+
+    /** Every subscriber row. */
+    public List<Subscriber> list(Connection connection) throws SQLException {
+        List<Subscriber> out = new ArrayList<>();
+        try (PreparedStatement ps = connection.prepareStatement("SELECT name, position, updated_at, dropped_at FROM " + table
+                + " ORDER BY name"); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                out.add(new Subscriber(rs.getString(1), Position.decode(rs.getString(2)), rs.getTimestamp(3), rs.getTimestamp(4)));
+            }
+        }
+        return out;
+    }
+
+    /** Marks a subscriber dropped. */
+    void drop(Connection connection, String name) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement("UPDATE " + table + " SET dropped_at = ? WHERE name = ? AND dropped_at IS NULL")) {
+            ps.setTimestamp(1, new Timestamp(System.currentTimeMillis()));
+            ps.setString(2, name);
+            ps.executeUpdate();
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package io.jdbcrepl.apply;
+
+import io.jdbcrepl.capture.ColumnInfo;
+import io.jdbcrepl.capture.TableInfo;
+import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.config.ColumnSet;
+import io.jdbcrepl.config.ReplConfig;
+import io.jdbcrepl.node.TableCatalog;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Where a source's tables are at the destination: a table in the source's driver schema (where its
+ * {@code repl_log} lives) maps to the destination's driver schema, any other schema keeps its name;
+ * names match exactly, else case-insensitively (H2 folds to upper case, PostgreSQL to lower).
+ * Metadata is read once per applier.
+ */
+final class TableMap {
+
+    /** A destination table with the columns an LCR names resolved to stored names. */
+    record LocalTable(TableInfo info, String sql, Set<String> noCompare, boolean noCompareAll) {
+
+        /** The stored name of a source column, or null when the table has none such. */
+        String column(String sourceName) {
+            for (ColumnInfo c : info.columns()) if (c.name().equals(sourceName)) return sourceName;
+            return info.column(sourceName).map(ColumnInfo::name).orElse(null); // case-insensitive
+        }
+
+        ColumnInfo columnInfo(String stored) {
+            return info.column(stored).orElseThrow();
+        }
+
+        /** Whether an old value of this (non-key) column is compared on apply. */
+        boolean compared(String stored) {
+            if (info.isKey(stored)) return true;
+            return !noCompareAll && !noCompare.contains(stored.toLowerCase(Locale.ROOT));
+        }
+    }
+
+    private final Connection local;
+    private final Dialect dialect;
+    private final ReplConfig config;
+    private final String sourceSchema;
+    private final String localSchema;
+    private final Map<String, LocalTable> tables = new HashMap<>();
+
+    TableMap(Connection local, Dialect dialect, ReplConfig config, String sourceSchema, String localSchema) {
+        this.local = local;
+        this.dialect = dialect;
+        this.config = config;
+        this.sourceSchema = sourceSchema;
+        this.localSchema = localSchema;
+    }
+
+    /** The destination schema of a source table's schema. */
+    static String mapSchema(String schema, String sourceDriverSchema, String localDriverSchema) {
+        if (schema == null || schema.equals(sourceDriverSchema)) return localDriverSchema;
+        return schema;
+    }
+
+    /** The names to try for a name: as given, then folded both ways. */
+    static List<String> candidates(String name) {
+        Set<String> out = new LinkedHashSet<>();
+        out.add(name);
+        out.add(name.toLowerCase(Locale.ROOT));
+        out.add(name.toUpperCase(Locale.ROOT));
+        return new ArrayList<>(out);
+    }
+
+    /** The destination table of a source table. */
+    LocalTable resolve(String schema, String table) throws SQLException {
+        String key = schema + "\u0000" + table;
+        LocalTable known = tables.get(key);
+        if (known != null) return known;
+        String mapped = mapSchema(schema, sourceSchema, localSchema);
+        for (String s : candidates(mapped)) {
+            for (String t : candidates(table)) {
+                List<String> keyOverride = config.keyColumns(s, t, localSchema, dialect == Dialect.H2)
+                        .map(cols -> cols.stream().map(dialect::fold).toList()).orElse(null);
+                Optional<TableInfo> info = TableCatalog.load(local, dialect, s, t, keyOverride);
+                if (info.isEmpty()) continue;
+                if (info.get().key().isEmpty()) {
+                    throw new SQLException("Table " + info.get().qualifiedName() + " has no primary key: add one or name"
+                            + " a substitute key with repl.key." + t, "42P10");
+                }
+                Optional<ColumnSet> nc = config.noCompare(s, t, localSchema, dialect == Dialect.H2);
+                Set<String> noCompare = new java.util.HashSet<>();
+                nc.ifPresent(set -> set.columns().forEach(c -> noCompare.add(c.toLowerCase(Locale.ROOT))));
+                LocalTable found = new LocalTable(info.get(), RowSql.table(dialect, s, t), noCompare,
+                        nc.map(ColumnSet::star).orElse(false));
+                tables.put(key, found);
+                return found;
+            }
+        }
+        throw new SQLException("Table " + (schema == null ? "" : schema + ".") + table + " of the source has no"
+                + " counterpart here (looked for it in schema " + mapped + ")", "42P01");
+    }
+}

@@ -1,0 +1,90 @@
+package io.jdbcrepl.apply;
+
+import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.lcr.TypedValue;
+import io.jdbcrepl.lcr.ValueType;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.Locale;
+import java.util.UUID;
+
+/**
+ * A logged value bound to a destination column, converted when the destination's portable type
+ * differs from the logged one (a PostgreSQL {@code timestamptz} arriving in a MariaDB
+ * {@code TIMESTAMP}, a {@code uuid} in a {@code CHAR(36)}). Same type, same value: lossless.
+ */
+final class ValueBinding {
+
+    private ValueBinding() {
+    }
+
+    /** The value as the destination type's Java value. */
+    static Object convert(TypedValue v, ValueType dest) {
+        Object value = v.value();
+        ValueType from = v.type();
+        if (value == null || from == dest) return value;
+        try {
+            return switch (dest) {
+                case STRING, JSON -> from == ValueType.BINARY ? Base64.getEncoder().encodeToString((byte[]) value)
+                        : from.toJson(value).toString();
+                case INTEGER -> value instanceof Boolean b ? (b ? 1L : 0L) : decimal(value).longValueExact();
+                case DECIMAL -> value instanceof Boolean b ? BigDecimal.valueOf(b ? 1 : 0) : decimal(value);
+                case FLOAT -> value instanceof Boolean b ? (b ? 1d : 0d) : decimal(value).doubleValue();
+                case BOOLEAN -> value instanceof Number n ? decimal(n).signum() != 0 : parseBoolean(value.toString());
+                case TIMESTAMP -> value instanceof OffsetDateTime o ? o.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime()
+                        : LocalDateTime.parse(value.toString());
+                case TIMESTAMPTZ -> value instanceof LocalDateTime l ? l.atOffset(ZoneOffset.UTC) : OffsetDateTime.parse(value.toString());
+                case UUID_ -> UUID.fromString(value.toString());
+                case BINARY -> value instanceof String s ? s.getBytes(StandardCharsets.UTF_8) : dest.fromJson(from.toJson(value));
+                default -> dest.fromJson(from.toJson(value));
+            };
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("The value " + v + " cannot be stored as " + dest.logName() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static BigDecimal decimal(Object value) {
+        if (value instanceof BigDecimal d) return d;
+        if (value instanceof Long l) return BigDecimal.valueOf(l);
+        if (value instanceof Double d) return BigDecimal.valueOf(d);
+        return new BigDecimal(value.toString());
+    }
+
+    private static boolean parseBoolean(String s) {
+        return switch (s.toLowerCase(Locale.ROOT)) {
+            case "true", "t", "1" -> true;
+            case "false", "f", "0" -> false;
+            default -> throw new IllegalArgumentException("not a boolean: " + s);
+        };
+    }
+
+    /** Binds {@code v} for a destination column of type {@code dest}. */
+    static void bind(PreparedStatement ps, int index, TypedValue v, ValueType dest, Dialect dialect) throws SQLException {
+        Object value = convert(v, dest);
+        if (value != null && dialect == Dialect.MYSQL && dest == ValueType.UUID_) {
+            ps.setString(index, value.toString());
+        } else if (value != null && dialect == Dialect.H2 && dest == ValueType.JSON) {
+            ps.setBytes(index, value.toString().getBytes(StandardCharsets.UTF_8)); // H2 parses bytes as JSON text
+        } else if (value != null && dialect == Dialect.MYSQL && dest == ValueType.JSON) {
+            ps.setString(index, value.toString());
+        } else {
+            dest.bind(ps, index, value);
+        }
+    }
+
+    /** Whether two values of one type are the same (decimals by value, bytes by content). */
+    static boolean same(Object a, Object b) {
+        if (a instanceof BigDecimal x && b instanceof BigDecimal y) return x.compareTo(y) == 0;
+        if (a instanceof byte[] x && b instanceof byte[] y) return Arrays.equals(x, y);
+        if (a instanceof OffsetDateTime x && b instanceof OffsetDateTime y) return x.isEqual(y);
+        return java.util.Objects.equals(a, b);
+    }
+}

@@ -1,0 +1,128 @@
+package io.jdbcrepl.cli;
+
+import io.jdbcrepl.ReplDriver;
+import io.jdbcrepl.admin.NodeStatus;
+import io.jdbcrepl.admin.PeerStatus;
+import io.jdbcrepl.apply.InboundServer;
+import io.jdbcrepl.apply.NodeAdmin;
+import io.jdbcrepl.config.ReplConfig;
+import io.jdbcrepl.lcr.Json;
+import io.jdbcrepl.node.Node;
+
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * The CLI's apply-side commands: {@code install}, {@code wait}, {@code status} and {@code apply}.
+ * They reach the node through its configuration, not through a {@code jdbc:repl:} connection, so
+ * that none of them but {@code apply} starts an inbound server.
+ */
+final class ApplyCommands {
+
+    private ApplyCommands() {
+    }
+
+    private static Node node(Invocation invocation) throws SQLException {
+        Properties info = new Properties();
+        if (invocation.value(Option.USER.name()) != null) info.setProperty("user", invocation.value(Option.USER.name()));
+        if (invocation.value(Option.PASSWORD.name()) != null) {
+            info.setProperty("password", invocation.value(Option.PASSWORD.name()));
+        }
+        ReplConfig config = ReplConfig.load(invocation.url(), info);
+        if (!config.replicationEnabled()) {
+            throw new SQLException("the URL names no node: add repl.node=<name> to its query string", "22023");
+        }
+        try (Connection raw = ReplDriver.openDelegate(config)) {
+            return Node.of(config, raw, () -> ReplDriver.openDelegate(config));
+        }
+    }
+
+    static int install(Invocation invocation) throws SQLException {
+        Node node = node(invocation);
+        new NodeAdmin(node).install();
+        invocation.out.println("The driver's tables are in schema " + node.logSchema() + " of node " + node.name() + ".");
+        return ExitCode.OK;
+    }
+
+    static int await(Invocation invocation) throws SQLException, UsageException {
+        Node node = node(invocation);
+        try {
+            new NodeAdmin(node).waitForPeers(invocation.duration("--timeout", Commands.DEFAULT_WAIT_TIMEOUT));
+        } catch (SQLTimeoutException e) {
+            invocation.err.println("jdbc-repl: wait: " + e.getMessage());
+            return ExitCode.FAILED;
+        }
+        invocation.out.println("Node " + node.name() + " has applied everything its peers "
+                + node.config().peers() + " had committed.");
+        return ExitCode.OK;
+    }
+
+    static int status(Invocation invocation) throws SQLException {
+        NodeStatus status = new NodeAdmin(node(invocation)).status();
+        PrintStream out = invocation.out;
+        if (invocation.flag(Option.JSON.name())) {
+            out.println(Json.write(json(status)));
+            return ExitCode.OK;
+        }
+        out.println("Node " + status.node());
+        out.printf("%-12s %-12s %10s %8s %6s %7s  %s%n", "PEER", "STATE", "LAG(TX)", "LAG(S)", "QUEUE", "ERRORS", "APPLIED");
+        for (PeerStatus p : status.peers()) {
+            out.printf("%-12s %-12s %10d %8d %6d %7d  %s%n", p.peer(), p.state(), p.lagTransactions(), p.lagSeconds(),
+                    p.queueDepth(), p.errorCount(), p.positionApplied() == null ? "-" : p.positionApplied());
+            if (p.lastError() != null) out.println("  last error: " + p.lastError());
+        }
+        if (!status.droppedSubscribers().isEmpty()) {
+            out.println("Dropped subscribers (silent longer than repl.retention): " + String.join(", ", status.droppedSubscribers()));
+        }
+        return ExitCode.OK;
+    }
+
+    private static Map<String, Object> json(NodeStatus status) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("node", status.node());
+        out.put("peers", status.peers().stream().map(p -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("peer", p.peer());
+            m.put("state", p.state());
+            m.put("positionRead", p.positionRead());
+            m.put("positionApplied", p.positionApplied());
+            m.put("lagTransactions", new java.math.BigDecimal(p.lagTransactions()));
+            m.put("lagSeconds", new java.math.BigDecimal(p.lagSeconds()));
+            m.put("queueDepth", new java.math.BigDecimal(p.queueDepth()));
+            m.put("errorCount", new java.math.BigDecimal(p.errorCount()));
+            m.put("lastError", p.lastError());
+            return m;
+        }).toList());
+        out.put("droppedSubscribers", List.copyOf(status.droppedSubscribers()));
+        return out;
+    }
+
+    static int apply(Invocation invocation) throws SQLException, InterruptedException {
+        Node node = node(invocation);
+        if (node.config().peers().isEmpty()) {
+            throw new SQLException("node " + node.name() + " has no repl.peers: nothing to apply from", "22023");
+        }
+        InboundServer server = InboundServer.ensureStarted(node);
+        Thread hook = new Thread(server::stop, "jdbc-repl-apply-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        invocation.out.println("Applying the changes of " + node.config().peers() + " at " + node.name()
+                + " until interrupted.");
+        try {
+            server.join();
+        } finally {
+            server.stop();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook runs already
+            }
+        }
+        return ExitCode.OK;
+    }
+}

@@ -1,0 +1,49 @@
+package io.jdbcrepl.apply;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.jdbcrepl.lcr.TypedValue;
+import io.jdbcrepl.lcr.ValueType;
+import java.math.BigDecimal;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class ValueBindingTest {
+
+    @Test
+    void sameTypeIsTheSameValue() {
+        BigDecimal d = new BigDecimal("4400.50");
+        assertThat(ValueBinding.convert(new TypedValue(ValueType.DECIMAL, d), ValueType.DECIMAL)).isSameAs(d);
+        assertThat(ValueBinding.convert(new TypedValue(ValueType.STRING, null), ValueType.INTEGER)).isNull();
+    }
+
+    @Test
+    void acrossVendorsTheDestinationTypeWins() {
+        OffsetDateTime tz = OffsetDateTime.of(2026, 12, 3, 10, 0, 0, 123456000, ZoneOffset.ofHours(2));
+        assertThat(ValueBinding.convert(new TypedValue(ValueType.TIMESTAMPTZ, tz), ValueType.TIMESTAMP))
+                .isEqualTo(LocalDateTime.of(2026, 12, 3, 8, 0, 0, 123456000));
+        UUID u = UUID.randomUUID();
+        assertThat(ValueBinding.convert(new TypedValue(ValueType.UUID_, u), ValueType.STRING)).isEqualTo(u.toString());
+        assertThat(ValueBinding.convert(new TypedValue(ValueType.STRING, u.toString()), ValueType.UUID_)).isEqualTo(u);
+        assertThat(ValueBinding.convert(new TypedValue(ValueType.BOOLEAN, true), ValueType.INTEGER)).isEqualTo(1L);
+        assertThat(ValueBinding.convert(new TypedValue(ValueType.INTEGER, 0L), ValueType.BOOLEAN)).isEqualTo(false);
+        assertThat(ValueBinding.convert(new TypedValue(ValueType.INTEGER, 7L), ValueType.DECIMAL)).isEqualTo(BigDecimal.valueOf(7));
+    }
+
+    @Test
+    void aValueThatDoesNotFitSaysWhich() {
+        assertThatThrownBy(() -> ValueBinding.convert(new TypedValue(ValueType.DECIMAL, new BigDecimal("1.5")), ValueType.INTEGER))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("DECIMAL:1.5").hasMessageContaining("INTEGER");
+    }
+
+    @Test
+    void decimalsCompareByValue() {
+        assertThat(ValueBinding.same(new BigDecimal("1.50"), new BigDecimal("1.5"))).isTrue();
+        assertThat(ValueBinding.same(new byte[] {1, 2}, new byte[] {1, 2})).isTrue();
+        assertThat(ValueBinding.same(null, 1L)).isFalse();
+    }
+}

@@ -1,0 +1,98 @@
+package io.jdbcrepl.bench;
+
+import io.jdbcrepl.admin.Repl;
+import io.jdbcrepl.admin.ReplAdmin;
+import io.jdbcrepl.it.support.TestDatabase;
+import io.jdbcrepl.it.support.Vendor;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Apply throughput (issue 4, figure 2): a backlog of {@code bench.rows} inserted rows, 10 per source
+ * transaction, drained by the inbound server of a second node, against a raw JDBC batched upsert of
+ * the same rows (batches of 500, one commit per batch) into the same database. Prints rows per
+ * second of both and their ratio. {@code bench.vendor}: POSTGRESQL (default) or MARIADB.
+ */
+public final class ApplyBenchmark {
+
+    private ApplyBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int rows = Integer.getInteger("bench.rows", 100_000);
+        Vendor vendor = Vendor.valueOf(System.getProperty("bench.vendor", "POSTGRESQL"));
+        try (TestDatabase source = TestDatabase.create(vendor, "bench_apply_src");
+                TestDatabase dest = TestDatabase.create(vendor, "bench_apply_dst")) {
+            String ddl = "CREATE TABLE item (id BIGINT PRIMARY KEY, name VARCHAR(100), amount DECIMAL(12,2), n INTEGER NOT NULL)";
+            for (TestDatabase db : new TestDatabase[] {source, dest}) {
+                try (Connection c = db.openRaw(); Statement s = c.createStatement()) {
+                    s.execute(ddl);
+                    s.execute(ddl.replace("item", "raw_item"));
+                }
+            }
+            try (Connection c = DriverManager.getConnection(source.replUrl(Map.of("repl.node", "n1")), source.credentials());
+                    PreparedStatement ins = c.prepareStatement("INSERT INTO item (id, name, amount, n) VALUES (?, ?, ?, 0)")) {
+                c.setAutoCommit(false);
+                for (int id = 1; id <= rows; id++) {
+                    ins.setLong(1, id);
+                    ins.setString(2, "item " + id);
+                    ins.setBigDecimal(3, java.math.BigDecimal.valueOf(id, 2));
+                    ins.addBatch();
+                    if (id % 10 == 0) {
+                        ins.executeBatch();
+                        c.commit();
+                    }
+                }
+            }
+            Map<String, String> n2 = new LinkedHashMap<>();
+            n2.put("repl.node", "n2");
+            n2.put("repl.peers", "n1");
+            n2.put("repl.peer.n1.url", source.rawUrl());
+            n2.put("repl.peer.n1.user", source.user());
+            if (!source.password().isEmpty()) n2.put("repl.peer.n1.password", source.password());
+            n2.put("repl.apply.batch", System.getProperty("bench.batch", "500"));
+            long start = System.nanoTime();
+            try (Connection c = DriverManager.getConnection(dest.replUrl(n2), dest.credentials())) {
+                c.unwrap(ReplAdmin.class).waitForPeers(Duration.ofHours(1));
+            }
+            double applySeconds = (System.nanoTime() - start) / 1e9;
+            Repl.shutdown();
+
+            String upsert = vendor == Vendor.POSTGRESQL
+                    ? "INSERT INTO raw_item (id, name, amount, n) VALUES (?, ?, ?, 0) ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name,"
+                            + " amount = EXCLUDED.amount, n = EXCLUDED.n"
+                    : "INSERT INTO raw_item (id, name, amount, n) VALUES (?, ?, ?, 0) ON DUPLICATE KEY UPDATE name = VALUES(name),"
+                            + " amount = VALUES(amount), n = VALUES(n)";
+            start = System.nanoTime();
+            try (Connection c = dest.openRaw(); PreparedStatement ps = c.prepareStatement(upsert)) {
+                c.setAutoCommit(false);
+                for (int id = 1; id <= rows; id++) {
+                    ps.setLong(1, id);
+                    ps.setString(2, "item " + id);
+                    ps.setBigDecimal(3, java.math.BigDecimal.valueOf(id, 2));
+                    ps.addBatch();
+                    if (id % 500 == 0 || id == rows) {
+                        ps.executeBatch();
+                        c.commit();
+                    }
+                }
+            }
+            double rawSeconds = (System.nanoTime() - start) / 1e9;
+            try (Connection c = dest.openRaw(); Statement s = c.createStatement();
+                    var rs = s.executeQuery("SELECT count(*) FROM item")) {
+                rs.next();
+                if (rs.getLong(1) != rows) throw new IllegalStateException("applied " + rs.getLong(1) + " of " + rows + " rows");
+            }
+            System.out.printf(Locale.ROOT, "%s, %d rows in transactions of 10: apply %.0f rows/s (%.1f s), raw batched upsert %.0f rows/s"
+                    + " (%.1f s), ratio %.2f%n", vendor, rows, rows / applySeconds, applySeconds, rows / rawSeconds, rawSeconds,
+                    rawSeconds / applySeconds);
+        }
+    }
+}

@@ -1,0 +1,153 @@
+package io.jdbcrepl.it.apply;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.jdbcrepl.admin.Repl;
+import io.jdbcrepl.admin.ReplAdmin;
+import io.jdbcrepl.it.support.TestDatabase;
+import io.jdbcrepl.it.support.Vendor;
+import io.jdbcrepl.lcr.ValueType;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Nodes n1..nk on test databases, each a {@code jdbc:repl:} URL with {@code repl.node},
+ * {@code repl.peers} (every other node) and {@code repl.peer.<p>.url}; {@link #close()} stops the
+ * inbound servers of this JVM before the databases are dropped.
+ */
+final class Cluster implements AutoCloseable {
+
+    static final Duration WAIT = Duration.ofSeconds(45);
+
+    private final List<TestDatabase> dbs;
+    private final Map<String, String> extra;
+    private final Map<Integer, Map<String, String>> perNode = new java.util.HashMap<>();
+
+    Cluster(List<TestDatabase> dbs, Map<String, String> extra) {
+        this.dbs = dbs;
+        this.extra = extra;
+    }
+
+    Cluster(List<TestDatabase> dbs) {
+        this(dbs, Map.of());
+    }
+
+    /** More repl.* keys for one node's URL, winning over the others. */
+    Cluster with(int node, Map<String, String> properties) {
+        perNode.put(node, properties);
+        return this;
+    }
+
+    int size() {
+        return dbs.size();
+    }
+
+    TestDatabase db(int i) {
+        return dbs.get(i);
+    }
+
+    static String name(int i) {
+        return "n" + (i + 1);
+    }
+
+    String url(int i) {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("repl.node", name(i));
+        List<String> peers = new ArrayList<>();
+        for (int j = 0; j < dbs.size(); j++) {
+            if (j == i) continue;
+            peers.add(name(j));
+            TestDatabase peer = dbs.get(j);
+            p.put("repl.peer." + name(j) + ".url", peer.rawUrl());
+            p.put("repl.peer." + name(j) + ".user", peer.user());
+            if (!peer.password().isEmpty()) p.put("repl.peer." + name(j) + ".password", peer.password());
+        }
+        p.put("repl.peers", String.join(",", peers));
+        p.put("repl.apply.poll", "50ms");
+        p.putAll(extra);
+        p.putAll(perNode.getOrDefault(i, Map.of()));
+        return dbs.get(i).replUrl(p);
+    }
+
+    Connection open(int i) throws SQLException {
+        return DriverManager.getConnection(url(i), dbs.get(i).credentials());
+    }
+
+    ReplAdmin admin(int i) throws SQLException {
+        try (Connection c = open(i)) {
+            return c.unwrap(ReplAdmin.class);
+        }
+    }
+
+    HikariDataSource pool(int i, int size) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(url(i));
+        config.setUsername(dbs.get(i).user());
+        config.setPassword(dbs.get(i).password());
+        config.setMaximumPoolSize(size);
+        config.setAutoCommit(false);
+        config.setPoolName("cluster-" + name(i));
+        return new HikariDataSource(config);
+    }
+
+    /**
+     * Runs the DDL of each node's vendor on every node, through the raw driver (nodes start
+     * identical), then connects to every node once, as its application would: that installs the
+     * driver's tables and starts its inbound server.
+     */
+    void ddl(Function<Vendor, List<String>> ddl) throws SQLException {
+        for (TestDatabase db : dbs) {
+            try (Connection c = db.openRaw(); Statement s = c.createStatement()) {
+                for (String sql : ddl.apply(db.vendor())) s.execute(sql);
+            }
+        }
+        for (int i = 0; i < dbs.size(); i++) open(i).close();
+    }
+
+    void waitForAll() throws SQLException {
+        for (int i = 0; i < dbs.size(); i++) admin(i).waitForPeers(WAIT);
+    }
+
+    /** Every row of a table, each column read as its portable type, as comparable text. */
+    List<String> rows(int i, String table, String orderBy) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = dbs.get(i).openRaw(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT * FROM " + table + " ORDER BY " + orderBy)) {
+            ResultSetMetaData md = rs.getMetaData();
+            while (rs.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int col = 1; col <= md.getColumnCount(); col++) {
+                    Object v = ValueType.of(md.getColumnType(col), md.getColumnTypeName(col)).read(rs, col);
+                    if (v instanceof BigDecimal d) v = d.stripTrailingZeros().toPlainString();
+                    row.append(col == 1 ? "" : ", ").append(md.getColumnLabel(col).toLowerCase()).append('=').append(v);
+                }
+                out.add(row.toString());
+            }
+        }
+        return out;
+    }
+
+    long count(int i, String sql) throws SQLException {
+        try (Connection c = dbs.get(i).openRaw(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    @Override
+    public void close() {
+        Repl.shutdown();
+    }
+}

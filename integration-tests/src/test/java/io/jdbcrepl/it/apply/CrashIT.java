@@ -1,0 +1,139 @@
+package io.jdbcrepl.it.apply;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jdbcrepl.admin.ReplAdmin;
+import io.jdbcrepl.it.support.TestDatabase;
+import io.jdbcrepl.it.support.TestDatabases;
+import io.jdbcrepl.it.support.Vendor;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * SPEC 4.2 under kill -9: n2's applier runs in a child JVM ({@code java -cp <driver jar> … apply}),
+ * killed with {@code destroyForcibly} at random moments while a counter workload
+ * ({@code UPDATE c SET n = n + 1}) commits at n1; after a last restart and waitForPeers the counters
+ * are equal, every source transaction was applied exactly once, and none was queued (a second
+ * application of an UPDATE would meet other old values and be queued as a conflict).
+ */
+class CrashIT {
+
+    private static final int ROUNDS = 6;
+
+    @RegisterExtension
+    final TestDatabases databases = TestDatabases.perTest();
+
+    private final List<Process> children = new ArrayList<>();
+
+    @AfterEach
+    void killChildren() throws InterruptedException {
+        for (Process p : children) {
+            p.destroyForcibly();
+            p.waitFor();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = Vendor.class, names = {"POSTGRESQL", "MARIADB"})
+    void anApplierKilledAtRandomMomentsLosesNothingAndAppliesNothingTwice(Vendor vendor, @TempDir Path dir) throws Exception {
+        List<TestDatabase> dbs = databases.nodes(vendor, "crash", 2);
+        TestDatabase source = dbs.get(0);
+        TestDatabase dest = dbs.get(1);
+        for (TestDatabase db : dbs) {
+            try (Connection c = db.openRaw(); Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE c (id BIGINT PRIMARY KEY, n INTEGER NOT NULL)");
+                for (int id = 1; id <= 10; id++) s.execute("INSERT INTO c (id, n) VALUES (" + id + ", 0)");
+            }
+        }
+        String sourceUrl = source.replUrl(Map.of("repl.node", "n1"));
+        Map<String, String> n2 = new LinkedHashMap<>();
+        n2.put("repl.node", "n2");
+        n2.put("repl.peers", "n1");
+        n2.put("repl.peer.n1.url", source.rawUrl());
+        n2.put("repl.peer.n1.user", source.user());
+        if (!source.password().isEmpty()) n2.put("repl.peer.n1.password", source.password());
+        n2.put("repl.apply.batch", "5");
+        n2.put("repl.apply.poll", "20ms");
+        String childUrl = dest.replUrl(n2);
+        n2.put("repl.apply", "false"); // this JVM only waits and looks
+        String hereUrl = dest.replUrl(n2);
+        ReplAdmin admin;
+        try (Connection c = DriverManager.getConnection(hereUrl, dest.credentials())) {
+            admin = c.unwrap(ReplAdmin.class);
+        }
+
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong committed = new AtomicLong();
+        Thread writer = new Thread(() -> {
+            try (Connection c = DriverManager.getConnection(sourceUrl, source.credentials());
+                    PreparedStatement up = c.prepareStatement("UPDATE c SET n = n + 1 WHERE id = ?")) {
+                c.setAutoCommit(false);
+                ThreadLocalRandom random = ThreadLocalRandom.current();
+                while (!stop.get()) {
+                    for (int id : random.ints(1, 11).distinct().limit(2).sorted().toArray()) {
+                        up.setLong(1, id);
+                        up.executeUpdate();
+                    }
+                    c.commit();
+                    committed.incrementAndGet();
+                }
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }, "crash-workload");
+        writer.start();
+        try {
+            for (int round = 0; round < ROUNDS; round++) {
+                Process child = startApplier(childUrl, dest, dir.resolve("apply-" + round + ".log"));
+                Thread.sleep(ThreadLocalRandom.current().nextInt(500, 2500)); // a random moment to crash at
+                child.destroyForcibly();
+                child.waitFor();
+            }
+        } finally {
+            stop.set(true);
+            writer.join();
+        }
+        Cluster view = new Cluster(dbs);
+        long appliedByKilledAppliers = view.count(1, "SELECT applied_transactions FROM repl_progress");
+        assertThat(appliedByKilledAppliers).as("the killed appliers had applied part of the workload").isPositive()
+                .isLessThan(committed.get());
+        startApplier(childUrl, dest, dir.resolve("apply-last.log"));
+        admin.waitForPeers(Cluster.WAIT);
+
+        assertThat(view.rows(1, "c", "id")).containsExactlyElementsOf(view.rows(0, "c", "id"));
+        assertThat(view.count(0, "SELECT sum(n) FROM c")).isEqualTo(2 * committed.get());
+        assertThat(view.count(1, "SELECT applied_transactions FROM repl_progress")).isEqualTo(committed.get());
+        assertThat(view.count(1, "SELECT count(*) FROM repl_error")).isZero();
+        assertThat(committed.get()).as("transactions committed during the campaign").isGreaterThan(50);
+    }
+
+    private Process startApplier(String url, TestDatabase dest, Path log) throws Exception {
+        String jar = System.getProperty("repl.driverJar");
+        String vendorJar = Path.of((dest.vendor() == Vendor.POSTGRESQL ? org.postgresql.Driver.class : org.mariadb.jdbc.Driver.class)
+                .getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx64m", "-cp", jar + File.pathSeparator + vendorJar, "io.jdbcrepl.cli.Main", "apply", "--url", url,
+                "--user", dest.user()));
+        if (!dest.password().isEmpty()) command.addAll(List.of("--password", dest.password()));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        children.add(p);
+        return p;
+    }
+}

@@ -1,0 +1,124 @@
+package io.jdbcrepl.it.apply;
+
+import io.jdbcrepl.admin.PeerStatus;
+import io.jdbcrepl.admin.ReplAdmin;
+import io.jdbcrepl.it.support.TcpProxy;
+import io.jdbcrepl.it.support.TestDatabase;
+import io.jdbcrepl.it.support.TestDatabases;
+import io.jdbcrepl.it.support.Vendor;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.net.URI;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 4: a peer database unreachable for a while (its connections broken and new
+ * ones refused by a TCP forwarder the test stops): the source keeps working and its log grows;
+ * the peer's status says it cannot reach the source; when the source is reachable again the peer
+ * catches up exactly. (A subscriber silent past {@code repl.retention}: PurgeIT.)
+ */
+class PeerOutageIT {
+
+    @RegisterExtension
+    static final TestDatabases DATABASES = TestDatabases.perTest();
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(names = {"POSTGRESQL", "MARIADB"})
+    void sourceKeepsWorkingAndThePeerCatchesUp(Vendor vendor) throws Exception {
+        List<TestDatabase> dbs = DATABASES.nodes(vendor, "outage", 2);
+        TestDatabase source = dbs.get(0);
+        TestDatabase peer = dbs.get(1);
+        for (TestDatabase db : dbs) exec(db, "CREATE TABLE c (id int PRIMARY KEY, n bigint NOT NULL)");
+        URI target = URI.create(source.rawUrl().substring("jdbc:".length()));
+        try (TcpProxy proxy = new TcpProxy(target.getHost(), target.getPort());
+             Cluster cleanup = new Cluster(dbs);
+             Connection writer = DriverManager.getConnection(source.replUrl(Map.of("repl.node", "n1")), source.credentials());
+             Connection reader = DriverManager.getConnection(peerUrl(peer, source, proxy, Map.of()), peer.credentials())) {
+            ReplAdmin admin = reader.unwrap(ReplAdmin.class);
+            insert(writer, 0, 100);
+            admin.waitForPeers(WAIT);
+            assertThat(count(peer, "SELECT COUNT(*) FROM c")).isEqualTo(100);
+
+            proxy.stop();
+            long start = System.nanoTime();
+            insert(writer, 100, 400); // the source does not wait for its peer
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
+            // (the first 100, consumed, may be purged meanwhile; the new ones wait for n2)
+            assertThat(count(source, "SELECT COUNT(*) FROM repl_log")).isGreaterThanOrEqualTo(300);
+            PeerStatus down = awaitStatus(admin, s -> s.lagTransactions() == -1 || "UNREACHABLE".equals(s.state()));
+            assertThat(down.state()).isEqualTo("UNREACHABLE");
+            assertThat(count(peer, "SELECT COUNT(*) FROM c")).isEqualTo(100);
+
+            proxy.start();
+            admin.waitForPeers(WAIT);
+            assertThat(count(peer, "SELECT COUNT(*) FROM c")).isEqualTo(400);
+            assertThat(count(peer, "SELECT SUM(n) FROM c")).isEqualTo(count(source, "SELECT SUM(n) FROM c"));
+            assertThat(awaitStatus(admin, s -> "RUNNING".equals(s.state())).lagTransactions()).isZero();
+        }
+    }
+
+    /** n2's URL, with n1 (the source) reached through the proxy. */
+    private static String peerUrl(TestDatabase peer, TestDatabase source, TcpProxy proxy, Map<String, String> extra) {
+        URI target = URI.create(source.rawUrl().substring("jdbc:".length()));
+        String proxied = source.rawUrl().replace(target.getHost() + ":" + target.getPort(),
+                "127.0.0.1:" + proxy.port());
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("repl.node", "n2");
+        p.put("repl.peers", "n1");
+        p.put("repl.peer.n1.url", proxied);
+        p.put("repl.peer.n1.user", source.user());
+        if (!source.password().isEmpty()) p.put("repl.peer.n1.password", source.password());
+        p.put("repl.apply.poll", "50ms");
+        p.putAll(extra);
+        return peer.replUrl(p);
+    }
+
+    private static PeerStatus awaitStatus(ReplAdmin admin, Predicate<PeerStatus> condition) throws Exception {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        PeerStatus last = null;
+        while (System.nanoTime() < deadline) {
+            last = admin.status().peers().get(0);
+            if (condition.test(last)) return last;
+            Thread.sleep(100); // the applier notices an outage at its next attempt
+        }
+        return last;
+    }
+
+    private static void insert(Connection c, int from, int to) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO c VALUES (?, ?)")) {
+            for (int id = from; id < to; id++) {
+                ps.setInt(1, id);
+                ps.setLong(2, id);
+                ps.executeUpdate();
+            }
+        }
+    }
+
+    private static void exec(TestDatabase db, String sql) throws SQLException {
+        try (Connection c = db.openRaw(); java.sql.Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    private static long count(TestDatabase db, String sql) throws SQLException {
+        try (Connection c = db.openRaw(); java.sql.Statement s = c.createStatement();
+             java.sql.ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+}
