@@ -15,8 +15,9 @@ import java.sql.SQLException;
  * from its pre-commit to the end of its commit, which would serialise every capturing commit and
  * defeat group commit. Here the application pays nothing (a flag), requests that arrive while a
  * notification is on its way are merged into the next one, and the notification is sent after
- * the commit it announces, so a woken reader sees it. The thread ends after a minute without
- * requests and starts again with the next one.
+ * the commit it announces, so a woken reader sees it; at most one is sent per
+ * {@value #INTERVAL_MILLIS} ms. The thread ends after a minute without requests and starts again
+ * with the next one.
  */
 final class PostgresNotifier {
 
@@ -24,6 +25,12 @@ final class PostgresNotifier {
     private static final DriverLog LOG = DriverLog.of(PostgresNotifier.class);
     private static final long IDLE_MILLIS = 60_000;
     private static final long RETRY_MILLIS = 5_000;
+    /**
+     * At most one notification per interval: each is a transaction of its own that takes the
+     * database-wide notify lock, so under a busy capture load they are merged, costing a woken
+     * reader at most this much latency.
+     */
+    private static final long INTERVAL_MILLIS = 5;
 
     private final String node;
     private final LocalDatabase database;
@@ -40,7 +47,7 @@ final class PostgresNotifier {
 
     /** A transaction of the node committed captured changes. */
     synchronized void request() {
-        if (closed) return;
+        if (closed || requested) return; // one is on its way: this commit rides along
         requested = true;
         if (thread == null) {
             thread = new Thread(this::run, "jdbc-repl-notify-" + node);
@@ -60,7 +67,12 @@ final class PostgresNotifier {
     private void run() {
         Connection connection = null; // the thread's own: an ending thread and its successor may overlap
         try {
-            while (awaitRequest()) connection = send(connection);
+            while (awaitRequest()) {
+                connection = send(connection);
+                Thread.sleep(INTERVAL_MILLIS); // requests arriving meanwhile merge into the next one
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } finally {
             closeQuietly(connection);
         }
