@@ -7,6 +7,7 @@ import io.jdbcrepl.config.ReplProperty;
 import io.jdbcrepl.config.ReplUrl;
 import io.jdbcrepl.intercept.ConnectionInterceptor;
 import io.jdbcrepl.node.CaptureSession;
+import io.jdbcrepl.node.LocalDatabase;
 import io.jdbcrepl.node.Node;
 import io.jdbcrepl.proxy.ProxyFactory;
 
@@ -68,7 +69,9 @@ public final class ReplDriver implements Driver {
     /** Called by DriverManager when the driver is deregistered, by us or by a container. */
     private static synchronized void deregistered() {
         registered = null;
+        // no thread of ours outlives the application that used the driver
         InboundServer.shutdownAll();
+        Node.closeAll();
     }
 
     /**
@@ -94,7 +97,8 @@ public final class ReplDriver implements Driver {
             ConnectionInterceptor interceptor = null;
             Object admin = null;
             if (config.replicationEnabled()) {
-                Node node = Node.of(config, raw);
+                LocalDatabase database = () -> delegate.connect(config.delegateUrl(), config.delegateProperties());
+                Node node = Node.of(config, raw, database);
                 interceptor = new CaptureSession(node, raw);
                 admin = new NodeAdmin(node);
                 if (config.apply() && !config.peers().isEmpty()) InboundServer.ensureStarted(node);

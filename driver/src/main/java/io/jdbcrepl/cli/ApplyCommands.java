@@ -39,7 +39,7 @@ final class ApplyCommands {
             throw new SQLException("the URL names no node: add repl.node=<name> to its query string", "22023");
         }
         try (Connection raw = ReplDriver.openDelegate(config)) {
-            return Node.of(config, raw);
+            return Node.of(config, raw, () -> ReplDriver.openDelegate(config));
         }
     }
 

@@ -61,30 +61,14 @@ final class HandlerRules {
         return new HandlerDefinition(name, table, type, columns, resolution, op, conflict);
     }
 
-    /** One * list, and each column in at most one list, per (table, operation, conflict). */
+    /** SPEC 5.3's list rules, per table as the keys name it (emp and hr.emp are checked at connect). */
     private static void checkLists(List<HandlerDefinition> handlers) throws SQLException {
-        for (int i = 0; i < handlers.size(); i++) {
-            HandlerDefinition a = handlers.get(i);
-            for (int j = i + 1; j < handlers.size(); j++) {
-                HandlerDefinition b = handlers.get(j);
-                if (!a.table().sameAs(b.table()) || a.operation() != b.operation() || a.conflict() != b.conflict()) {
-                    continue;
-                }
-                String scope = " for table " + a.table() + ", " + a.operation() + "/" + a.conflict();
-                if (a.columns().star() && b.columns().star()) {
-                    throw ConfigErrors.invalid("Handlers " + a.name() + " and " + b.name() + " both take the * list"
-                            + scope + " (" + key(a.name(), ReplProperty.HANDLER_COLUMNS) + "=*, "
-                            + key(b.name(), ReplProperty.HANDLER_COLUMNS) + "=*): only one * list is allowed");
-                }
-                for (String column : a.columns().columns()) {
-                    if (b.columns().names(column, false) || b.columns().names(column, true)) {
-                        throw ConfigErrors.invalid("Column " + column + " is in the lists of handlers " + a.name()
-                                + " and " + b.name() + scope + " (" + key(a.name(), ReplProperty.HANDLER_COLUMNS) + "="
-                                + a.columns() + ", " + key(b.name(), ReplProperty.HANDLER_COLUMNS) + "=" + b.columns()
-                                + "): a column is in at most one list");
-                    }
-                }
-            }
+        List<HandlerDefinition> left = new ArrayList<>(handlers);
+        while (!left.isEmpty()) {
+            TableName table = left.get(0).table();
+            List<HandlerDefinition> same = left.stream().filter(h -> h.table().sameAs(table)).toList();
+            HandlerDefinition.checkLists(same);
+            left.removeAll(same);
         }
     }
 
@@ -127,7 +111,7 @@ final class HandlerRules {
         return value != null ? value : Values.parse(p, p.key(), p.defaultValue());
     }
 
-    private static String key(String name, ReplProperty p) {
+    static String key(String name, ReplProperty p) {
         return p.key().replace("<name>", name);
     }
 

@@ -9,6 +9,7 @@ import io.jdbcrepl.capture.pg.PostgresCapture;
 import io.jdbcrepl.capture.sql.Analysis;
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.capture.sql.Dml;
+import io.jdbcrepl.capture.sql.InsertSource;
 import io.jdbcrepl.capture.sql.NotDml;
 import io.jdbcrepl.capture.sql.Opaque;
 import io.jdbcrepl.capture.sql.SqlClassifier;
@@ -22,6 +23,8 @@ import io.jdbcrepl.intercept.StatementKind;
 import io.jdbcrepl.logging.DriverLog;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.Savepoint;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
@@ -46,6 +49,8 @@ public final class CaptureSession implements ConnectionInterceptor {
     private final LockingPlanner locking;
     private final LockingTransaction transaction;
     private String currentSchema;
+    /** PostgreSQL: the open transaction ran a captured statement (its commit wakes the peers). */
+    private boolean capturedInTransaction;
 
     public CaptureSession(Node node, Connection raw) throws SQLException {
         this.node = node;
@@ -80,7 +85,7 @@ public final class CaptureSession implements ConnectionInterceptor {
         if (!SqlClassifier.mayChangeRows(sql)) return null;
         Object decision = decide(sql);
         if (decision instanceof Capture capture) {
-            return new PostgresStatementCapture(capture.plan(), capture.dml(), capture.table(), postgres, node);
+            return new PostgresStatementCapture(capture.plan(), capture.dml(), capture.table(), postgres, node, this);
         }
         return decision instanceof LockingCapture capture
                 ? new LockingStatementCapture(capture.plan(), node, transaction) : null;
@@ -90,7 +95,9 @@ public final class CaptureSession implements ConnectionInterceptor {
     public String batchSql(String sql) throws SQLException {
         if (!SqlClassifier.mayChangeRows(sql)) return sql;
         // MariaDB/H2: the entry stays as written; executeBatch runs it captured.
-        return decide(sql) instanceof Capture capture ? capture.plan().sql() : sql;
+        if (!(decide(sql) instanceof Capture capture)) return sql;
+        capturedInTransaction = true; // a batch that then fails makes one spurious wake-up, no harm
+        return capture.plan().sql();
     }
 
     /**
@@ -99,7 +106,11 @@ public final class CaptureSession implements ConnectionInterceptor {
      */
     @Override
     public long[] executeBatch(SqlBatch batch) throws SQLException {
-        if (locking == null) return batch.proceed();
+        if (locking == null) {
+            long[] counts = batch.proceed();
+            if (capturedInTransaction) captured(batch.connection());
+            return counts;
+        }
         List<Object> decisions = new java.util.ArrayList<>();
         boolean anyCaptured = false;
         for (String sql : batch.sql()) {
@@ -145,12 +156,29 @@ public final class CaptureSession implements ConnectionInterceptor {
 
     @Override
     public void afterCommit() {
+        boolean captured = capturedInTransaction || (transaction != null && transaction.active());
+        capturedInTransaction = false;
         if (transaction != null) transaction.forget();
+        if (captured) node.committed();
     }
 
     @Override
     public void afterRollback() {
+        capturedInTransaction = false;
         if (transaction != null) transaction.forget();
+    }
+
+    /**
+     * PostgreSQL: a captured statement ran; in auto-commit mode it has committed, else its
+     * transaction's commit wakes the peers.
+     */
+    void captured(Connection connection) throws SQLException {
+        if (connection.getAutoCommit()) {
+            capturedInTransaction = false;
+            node.committed();
+        } else {
+            capturedInTransaction = true;
+        }
     }
 
     /** Rows changed through an updatable result set would have no LCR: refused, loudly. */
@@ -187,10 +215,36 @@ public final class CaptureSession implements ConnectionInterceptor {
         if (info.isEmpty()) return NO_SUCH_TABLE; // the database reports it as usual
         try {
             if (locking != null) return new LockingCapture(locking.plan(dml, info.get(), node.settings(info.get())));
+            dml = withQueryColumns(dml, info.get());
             return new Capture(dml, info.get(), postgres.plan(dml, info.get(), node.settings(info.get())));
         } catch (CaptureException e) {
             return unsupported(e.getMessage(), sql);
         }
+    }
+
+    /**
+     * PostgreSQL: {@code INSERT INTO t SELECT …} without a column list fills the first N columns,
+     * N the query's width, which a describe of the query tells without running it (once, when the
+     * statement is planned). The statement is then planned as if it listed those columns. When the
+     * query cannot be described, it stays as written: it fails the same way when it runs.
+     */
+    private Dml withQueryColumns(Dml dml, TableInfo table) throws SQLException {
+        if (!(dml.insertSource() instanceof InsertSource.Query query) || !dml.assignedColumns().isEmpty()) return dml;
+        Savepoint savepoint = raw.getAutoCommit() ? null : raw.setSavepoint(); // a failed describe aborts a transaction
+        int width;
+        try (PreparedStatement ps = raw.prepareStatement(query.text().text())) {
+            java.sql.ResultSetMetaData md = ps.getMetaData();
+            width = md == null ? -1 : md.getColumnCount();
+        } catch (SQLException e) {
+            width = -1;
+        }
+        if (savepoint != null) {
+            if (width < 0) raw.rollback(savepoint);
+            else raw.releaseSavepoint(savepoint);
+        }
+        if (width < 1 || width > table.columns().size()) return dml;
+        return dml.withAssignedColumns(table.columns().subList(0, width).stream()
+                .map(c -> new io.jdbcrepl.capture.sql.ColumnRef(c.name(), true)).toList());
     }
 
     private Object opaque(Opaque opaque, String sql, String schema) throws SQLException {

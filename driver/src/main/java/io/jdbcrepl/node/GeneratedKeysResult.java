@@ -17,8 +17,8 @@ import java.util.List;
  * The generated keys of a captured INSERT, shaped as the real driver shapes them, served from the
  * rows the capture read back (a SELECT of bound values on the real connection):
  * <ul>
- * <li>MariaDB Connector/J: one row {@code insert_id} (BIGINT UNSIGNED) with the first
- *     auto-increment value of the statement, none when the table has no auto-increment column;</li>
+ * <li>MariaDB Connector/J: one row {@code insert_id} (BIGINT UNSIGNED) per execution (each entry of
+ *     a batch) with its first auto-increment value, none when the table has no auto-increment column;</li>
  * <li>H2: the requested columns, else the identity and primary key columns, one row per row.</li>
  * </ul>
  */
@@ -29,15 +29,26 @@ final class GeneratedKeysResult {
 
     /**
      * @param columns       the columns of {@code rows}, in order
+     * @param starts        where each execution's rows start in {@code rows}
      * @param autoIncrement the 1-based position of the auto-increment column in {@code columns}, or -1
      */
     static ResultSet of(Connection connection, Dialect dialect, TableInfo table, List<String> columns,
-            List<List<TypedValue>> rows, int autoIncrement, GeneratedKeys request) throws SQLException {
+            List<List<TypedValue>> rows, List<Integer> starts, int autoIncrement, GeneratedKeys request)
+            throws SQLException {
         if (dialect == Dialect.MYSQL) {
-            if (autoIncrement < 0 || rows.isEmpty()) return empty(connection, dialect, table);
-            PreparedStatement ps = connection.prepareStatement("SELECT CAST(? AS UNSIGNED) AS insert_id");
-            TypedValue first = rows.get(0).get(autoIncrement - 1);
-            ps.setLong(1, ((Number) first.value()).longValue());
+            List<Long> firsts = new ArrayList<>();
+            for (int start : starts) {
+                if (autoIncrement > 0 && start < rows.size()) {
+                    firsts.add(((Number) rows.get(start).get(autoIncrement - 1).value()).longValue());
+                }
+            }
+            if (firsts.isEmpty()) return empty(connection, dialect, table);
+            StringBuilder sql = new StringBuilder();
+            for (int i = 0; i < firsts.size(); i++) {
+                sql.append(i == 0 ? "SELECT CAST(? AS UNSIGNED) AS insert_id" : " UNION ALL SELECT CAST(? AS UNSIGNED)");
+            }
+            PreparedStatement ps = connection.prepareStatement(sql.toString());
+            for (int i = 0; i < firsts.size(); i++) ps.setLong(i + 1, firsts.get(i));
             ps.closeOnCompletion();
             return ps.executeQuery();
         }

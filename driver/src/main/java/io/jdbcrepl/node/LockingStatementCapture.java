@@ -41,6 +41,13 @@ final class LockingStatementCapture implements StatementInterceptor {
     private final LockingTransaction transaction;
     private final String logTable;
     private ResultSet generatedKeys;
+    /** The generated keys the prepare asked for (a batch's entries have no request of their own). */
+    private GeneratedKeys preparedKeys = GeneratedKeys.NONE;
+    /** The key rows the executions since the last reset read back: one execution's, or a whole batch's. */
+    private final List<List<TypedValue>> keyRows = new ArrayList<>();
+    /** Where each execution's rows start in {@link #keyRows}. */
+    private final List<Integer> executionStarts = new ArrayList<>();
+    private int autoIncrement = -1;
 
     LockingStatementCapture(LockingPlan plan, Node node, LockingTransaction transaction) {
         this.plan = plan;
@@ -55,9 +62,16 @@ final class LockingStatementCapture implements StatementInterceptor {
     }
 
     @Override
+    public java.sql.PreparedStatement prepare(io.jdbcrepl.intercept.PrepareRequest request) throws SQLException {
+        preparedKeys = request.generatedKeys();
+        return request.prepare(request.sql());
+    }
+
+    @Override
     public Object execute(Execution execution) throws SQLException {
-        generatedKeys = null;
+        forgetKeys();
         long count = run(execution.connection(), execution.parameters(), execution.generatedKeys());
+        if (execution.generatedKeys().requested()) generatedKeys = keys(execution.connection(), execution.generatedKeys());
         return switch (execution.method()) {
             case EXECUTE -> Boolean.FALSE;
             case EXECUTE_QUERY -> throw new SQLException("The statement returned no result set: " + execution.sql(), "02000");
@@ -74,16 +88,38 @@ final class LockingStatementCapture implements StatementInterceptor {
     @Override
     public long[] executeBatch(PreparedBatch batch) throws SQLException {
         batch.statement().clearBatch(); // the real statement's copy of the batch never runs
+        forgetKeys();
         List<List<BoundParameter>> sets = batch.parameterSets();
         long[] counts = new long[sets.size()];
         for (int i = 0; i < sets.size(); i++) {
             try {
-                counts[i] = run(batch.connection(), sets.get(i), GeneratedKeys.NONE);
+                counts[i] = run(batch.connection(), sets.get(i), preparedKeys);
             } catch (SQLException e) {
+                // H2 keeps the keys of the entries that ran; MariaDB Connector/J has none after a failure
+                if (preparedKeys.requested()) {
+                    if (dialect() == Dialect.MYSQL) forgetKeys();
+                    generatedKeys = keys(batch.connection(), preparedKeys);
+                }
                 throw batchFailure(counts, i, e);
             }
         }
+        if (preparedKeys.requested()) generatedKeys = keys(batch.connection(), preparedKeys);
         return counts;
+    }
+
+    private void forgetKeys() {
+        generatedKeys = null;
+        keyRows.clear();
+        executionStarts.clear();
+    }
+
+    /** The generated keys of the executions since the last reset, shaped as the real driver shapes them. */
+    private ResultSet keys(Connection connection, GeneratedKeys request) throws SQLException {
+        if (!(plan instanceof ReturningPlan returning) || returning.command() != CommandType.INSERT || keyRows.isEmpty()) {
+            return GeneratedKeysResult.empty(connection, node.dialect(), plan.table());
+        }
+        return GeneratedKeysResult.of(connection, node.dialect(), plan.table(), returning.columns(), keyRows,
+                executionStarts, autoIncrement, request);
     }
 
     static BatchUpdateException batchFailure(long[] counts, int failed, SQLException cause) {
@@ -106,6 +142,7 @@ final class LockingStatementCapture implements StatementInterceptor {
             long count = capture(connection, parameters, keys, true);
             transaction.beforeCommit(connection);
             connection.commit();
+            node.committed();
             return count;
         } catch (SQLException | RuntimeException e) {
             try {
@@ -123,9 +160,7 @@ final class LockingStatementCapture implements StatementInterceptor {
     private long capture(Connection connection, List<BoundParameter> parameters, GeneratedKeys keys,
             boolean ownTransaction) throws SQLException {
         Run run = new Run(connection, new PlannedSqlBinder(parameters), ownTransaction);
-        long count = plan instanceof UpdatePlan update ? run.update(update) : run.returning((ReturningPlan) plan, keys);
-        if (keys.requested() && generatedKeys == null) generatedKeys = GeneratedKeysResult.empty(connection, node.dialect(), plan.table());
-        return count;
+        return plan instanceof UpdatePlan update ? run.update(update) : run.returning((ReturningPlan) plan, keys);
     }
 
     /** One execution's steps. */
@@ -146,21 +181,21 @@ final class LockingStatementCapture implements StatementInterceptor {
 
         long returning(ReturningPlan returning, GeneratedKeys keys) throws SQLException {
             TableInfo table = returning.table();
-            List<List<TypedValue>> keyRows = new ArrayList<>();
-            int autoIncrement = -1;
+            List<List<TypedValue>> rows = new ArrayList<>();
+            int autoIncrementColumn = -1;
             long count = 0;
             try (PreparedStatement ps = binder.prepare(connection, returning.sql(), List.of());
-                    ResultSet rs = ps.executeQuery()) {
+                    ResultSet rs = resultOf(ps)) {
                 changed = true;
                 for (int i = 1; i <= returning.columns().size(); i++) {
-                    if (autoIncrement < 0 && rs.getMetaData().isAutoIncrement(i)) autoIncrement = i;
+                    if (autoIncrementColumn < 0 && rs.getMetaData().isAutoIncrement(i)) autoIncrementColumn = i;
                 }
                 while (rs.next()) {
                     RowImage row = read(rs, 1, table, returning.columns());
                     count++;
                     if (returning.command() == CommandType.INSERT) log.add(null, image(row, returning.logged().newColumns()).valuesJson());
                     else log.add(image(row, returning.logged().oldColumns()).valuesJson(), null);
-                    if (keys.requested()) keyRows.add(new ArrayList<>(row.asMap().values()));
+                    if (keys.requested()) rows.add(new ArrayList<>(row.asMap().values()));
                 }
                 log.flush();
             } catch (SQLException | RuntimeException e) {
@@ -168,8 +203,9 @@ final class LockingStatementCapture implements StatementInterceptor {
                 throw e;
             }
             if (keys.requested() && returning.command() == CommandType.INSERT) {
-                generatedKeys = GeneratedKeysResult.of(connection, node.dialect(), table, returning.columns(), keyRows,
-                        autoIncrement, keys);
+                executionStarts.add(keyRows.size());
+                keyRows.addAll(rows);
+                autoIncrement = autoIncrementColumn;
             }
             return count;
         }
@@ -274,6 +310,15 @@ final class LockingStatementCapture implements StatementInterceptor {
             }
             return out;
         }
+    }
+
+    /**
+     * The rows of a {@code DELETE/INSERT ... RETURNING}: through {@code execute()}, since MySQL
+     * Connector/J refuses {@code executeQuery()} for a statement that does not start with SELECT.
+     */
+    private static ResultSet resultOf(PreparedStatement ps) throws SQLException {
+        if (!ps.execute()) throw new SQLException("The capture statement returned no rows: RETURNING needs MariaDB 10.5+", "0A000");
+        return ps.getResultSet();
     }
 
     /** A locked row: its key, its key after the update, and its old image. */

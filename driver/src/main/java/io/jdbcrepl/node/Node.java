@@ -46,20 +46,26 @@ public final class Node {
     private final ChangeLogSchema changeLog;
     private final Map<String, Optional<TableInfo>> tables = new ConcurrentHashMap<>();
     private final PlanCache planCache = new PlanCache(1024);
+    private final LocalDatabase database;
+    /** PostgreSQL: NOTIFY after captured commits; null elsewhere. */
+    private final PostgresNotifier notifier;
 
-    private Node(String name, ReplConfig config, Dialect dialect, String logSchema) {
+    private Node(String name, ReplConfig config, Dialect dialect, String logSchema, LocalDatabase database) {
         this.name = name;
         this.config = config;
         this.dialect = dialect;
         this.logSchema = logSchema;
         this.changeLog = new ChangeLogSchema(dialect, logSchema);
+        this.database = database;
+        this.notifier = dialect == Dialect.POSTGRESQL ? new PostgresNotifier(name, database) : null;
     }
 
     /**
      * The node of a connection with {@code repl.node}; the first connection creates it and installs
      * the driver's tables with {@code raw} (a fresh connection, before the application has it).
+     * {@code database} opens more connections like {@code raw} for the driver's own work.
      */
-    public static Node of(ReplConfig config, Connection raw) throws SQLException {
+    public static Node of(ReplConfig config, Connection raw, LocalDatabase database) throws SQLException {
         Dialect dialect = dialectOf(config.delegateUrl());
         String schema = config.schema().map(s -> dialect.fold(s)).orElse(null);
         if (schema == null) schema = TableCatalog.currentSchema(raw, dialect);
@@ -67,7 +73,7 @@ public final class Node {
         synchronized (NODES) {
             Node node = NODES.get(key);
             if (node != null && node.config.replProperties().equals(config.replProperties())) return node;
-            node = new Node(config.node().orElseThrow(), config, dialect, schema);
+            node = new Node(config.node().orElseThrow(), config, dialect, schema, database);
             node.changeLog.install(raw, config.install());
             new ApplySchema(dialect, node.changeLog).install(raw, config.install());
             NODES.put(key, node);
@@ -82,6 +88,27 @@ public final class Node {
 
     public String name() {
         return name;
+    }
+
+    /** Connections of the node's own database, outside capture. */
+    public LocalDatabase database() {
+        return database;
+    }
+
+    /** A transaction of this node committed captured changes: wake the readers of its log. */
+    void committed() {
+        CommitSignal.of(name).fire();
+        if (notifier != null) notifier.request();
+    }
+
+    /** Stops the nodes' background threads (when the driver is deregistered); they start again on demand. */
+    public static void closeAll() {
+        synchronized (NODES) {
+            for (Node node : NODES.values()) {
+                if (node.notifier != null) node.notifier.close();
+            }
+            NODES.clear();
+        }
     }
 
     public ReplConfig config() {

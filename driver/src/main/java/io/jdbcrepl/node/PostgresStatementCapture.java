@@ -4,25 +4,31 @@ import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.capture.pg.CapturePlan;
 import io.jdbcrepl.capture.pg.PostgresCapture;
 import io.jdbcrepl.capture.sql.Dml;
+import io.jdbcrepl.intercept.BoundParameter;
 import io.jdbcrepl.intercept.Execution;
 import io.jdbcrepl.intercept.GeneratedKeys;
 import io.jdbcrepl.intercept.PrepareRequest;
+import io.jdbcrepl.intercept.PreparedBatch;
 import io.jdbcrepl.intercept.StatementInterceptor;
 import io.jdbcrepl.intercept.StatementKind;
 
+import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.Savepoint;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
  * One captured statement on PostgreSQL: the real driver runs the plan's single rewritten statement.
  * When the application asks for generated keys, the plan ends in a SELECT of them, run with a
- * scrollable result so that the rows can be counted and then served by {@code getGeneratedKeys()}.
+ * scrollable result so that the rows can be counted and then served by {@code getGeneratedKeys()};
+ * a batch of such a statement runs entry by entry, as pgjdbc runs it, and serves every entry's keys
+ * in order.
  */
 final class PostgresStatementCapture implements StatementInterceptor {
 
@@ -31,17 +37,22 @@ final class PostgresStatementCapture implements StatementInterceptor {
     private final TableInfo table;
     private final PostgresCapture planner;
     private final Node node;
+    private final CaptureSession session;
     private ResultSet generatedKeys;
     private boolean keysRequested;
+    /** The generated keys the prepare asked for. */
+    private GeneratedKeys preparedKeys = GeneratedKeys.NONE;
     /** The update count of an execute() that ran the keys plan; ASK_THE_STATEMENT otherwise. */
     private long updateCount = ASK_THE_STATEMENT;
 
-    PostgresStatementCapture(CapturePlan plan, Dml dml, TableInfo table, PostgresCapture planner, Node node) {
+    PostgresStatementCapture(CapturePlan plan, Dml dml, TableInfo table, PostgresCapture planner, Node node,
+            CaptureSession session) {
         this.plan = plan;
         this.dml = dml;
         this.table = table;
         this.planner = planner;
         this.node = node;
+        this.session = session;
     }
 
     @Override
@@ -55,29 +66,47 @@ final class PostgresStatementCapture implements StatementInterceptor {
             return request.prepare(plan.sql());
         }
         keysRequested = true;
+        preparedKeys = request.generatedKeys();
         return request.connection().prepareStatement(keysPlan(request.generatedKeys()).sql(),
                 ResultSet.TYPE_SCROLL_INSENSITIVE, ResultSet.CONCUR_READ_ONLY);
     }
 
     @Override
+    public boolean needsParameters() {
+        return keysRequested; // a batch with keys rebinds each entry's parameters
+    }
+
+    @Override
     public Object execute(Execution execution) throws SQLException {
-        if (!plan.retriesOnConcurrentInsert()) return run(execution);
-        // An upsert met a row another transaction inserted after its lock: its snapshot missed the
-        // row's old values. Running it again (behind a savepoint in a transaction) sees the row.
-        Connection connection = execution.connection();
-        for (int attempt = 1; ; attempt++) {
+        Object result = retrying(execution.connection(), () -> run(execution));
+        session.captured(execution.connection());
+        return result;
+    }
+
+    /**
+     * An upsert met a row another transaction inserted after its lock: its snapshot missed the
+     * row's old values. Running it again (behind a savepoint in a transaction) sees the row.
+     */
+    private <T> T retrying(Connection connection, Attempt<T> attempt) throws SQLException {
+        if (!plan.retriesOnConcurrentInsert()) return attempt.run();
+        for (int n = 1; ; n++) {
             Savepoint savepoint = connection.getAutoCommit() ? null : connection.setSavepoint();
             try {
-                Object result = run(execution);
+                T result = attempt.run();
                 if (savepoint != null) connection.releaseSavepoint(savepoint);
                 return result;
             } catch (SQLException e) {
                 if (savepoint != null) connection.rollback(savepoint);
-                if (attempt >= MAX_ATTEMPTS || !String.valueOf(e.getMessage()).contains(PostgresCapture.CONCURRENT_INSERT)) {
+                if (n >= MAX_ATTEMPTS || !String.valueOf(e.getMessage()).contains(PostgresCapture.CONCURRENT_INSERT)) {
                     throw e;
                 }
             }
         }
+    }
+
+    @FunctionalInterface
+    private interface Attempt<T> {
+        T run() throws SQLException;
     }
 
     private static final int MAX_ATTEMPTS = 5;
@@ -130,15 +159,66 @@ final class PostgresStatementCapture implements StatementInterceptor {
         updateCount = -1; // no more results: JDBC's "-1 and false"
     }
 
-    /** Generated keys of a captured batch would need one result across its entries: refused, not wrong. */
     @Override
-    public long[] executeBatch(io.jdbcrepl.intercept.PreparedBatch batch) throws SQLException {
-        if (keysRequested) {
-            throw new java.sql.SQLFeatureNotSupportedException("Generated keys of a batch on a replicated table are not"
-                    + " supported yet (" + table.qualifiedName() + "): execute the entries one by one, or use"
-                    + " INSERT ... RETURNING", "0A000");
+    public long[] executeBatch(PreparedBatch batch) throws SQLException {
+        if (keysRequested) return batchWithKeys(batch);
+        long[] counts = batch.proceed();
+        session.captured(batch.connection());
+        return counts;
+    }
+
+    /**
+     * As pgjdbc runs a batch that returns generated keys: entry by entry, each its own transaction
+     * in auto-commit mode, so the entries before a failing one stay done and keep their keys; in a
+     * transaction a failure marks every entry failed. The keys are every entry's rows, in order.
+     */
+    private long[] batchWithKeys(PreparedBatch batch) throws SQLException {
+        batch.statement().clearBatch(); // the real statement's copy of the batch never runs
+        generatedKeys = null;
+        Connection connection = batch.connection();
+        String sql = keysPlan(preparedKeys).sql();
+        List<List<BoundParameter>> sets = batch.parameterSets();
+        List<ResultSet> results = new ArrayList<>();
+        long[] counts = new long[sets.size()];
+        for (int i = 0; i < sets.size(); i++) {
+            PreparedStatement ps = connection.prepareStatement(sql, ResultSet.TYPE_SCROLL_INSENSITIVE,
+                    ResultSet.CONCUR_READ_ONLY);
+            try {
+                for (BoundParameter p : sets.get(i)) p.bindTo(ps, p.index());
+                ResultSet rows = retrying(connection, ps::executeQuery);
+                ps.closeOnCompletion(); // closed with its part of the keys
+                counts[i] = rows.last() ? rows.getRow() : 0;
+                rows.beforeFirst();
+                results.add(rows);
+            } catch (SQLException e) {
+                ps.close();
+                throw batchFailure(batch, connection, counts, i, results, e);
+            }
         }
-        return batch.proceed();
+        if (!results.isEmpty()) generatedKeys = ConcatenatedResultSet.of(results);
+        session.captured(connection);
+        return counts;
+    }
+
+    private BatchUpdateException batchFailure(PreparedBatch batch, Connection connection, long[] counts, int failed,
+            List<ResultSet> results, SQLException cause) throws SQLException {
+        long[] reported = new long[counts.length];
+        Arrays.fill(reported, Statement.EXECUTE_FAILED);
+        if (connection.getAutoCommit()) {
+            System.arraycopy(counts, 0, reported, 0, failed);
+            if (!results.isEmpty()) generatedKeys = ConcatenatedResultSet.of(results);
+            if (failed > 0) session.captured(connection); // the entries before it committed
+        } else if (!results.isEmpty()) {
+            // pgjdbc: no keys, but the keys' columns
+            for (ResultSet r : results.subList(1, results.size())) r.close();
+            results.get(0).afterLast();
+            generatedKeys = results.get(0);
+        }
+        BatchUpdateException e = new BatchUpdateException("Batch entry " + failed + " " + batch.sql() + " was aborted: "
+                + cause.getMessage() + "  Call getNextException to see other errors in the batch.", cause.getSQLState(),
+                cause.getErrorCode(), reported, cause);
+        e.setNextException(cause);
+        return e;
     }
 
     @Override

@@ -7,11 +7,14 @@ import io.jdbcrepl.lcr.ValueType;
 
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
@@ -70,7 +73,32 @@ public final class TableCatalog {
             }
             key = new ArrayList<>(pk.values());
         }
-        return Optional.of(new TableInfo(schema, table, columns, key));
+        Map<String, List<String>> constraints = dialect == Dialect.POSTGRESQL
+                ? constraints(connection, schema, table) : Map.of();
+        return Optional.of(new TableInfo(schema, table, columns, key, constraints));
+    }
+
+    /**
+     * PostgreSQL: the primary key, unique and exclusion constraints of a table and their columns in
+     * index order (those on expressions left out), for {@code ON CONFLICT ON CONSTRAINT}.
+     */
+    private static Map<String, List<String>> constraints(Connection connection, String schema, String table)
+            throws SQLException {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        try (PreparedStatement ps = connection.prepareStatement("SELECT c.conname, a.attname"
+                + " FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid"
+                + " JOIN pg_namespace n ON n.oid = t.relnamespace"
+                + " CROSS JOIN LATERAL unnest(c.conkey) WITH ORDINALITY AS k(attnum, pos)"
+                + " JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum"
+                + " WHERE n.nspname = ? AND t.relname = ? AND c.contype IN ('p', 'u', 'x')"
+                + " AND 0 <> ALL (c.conkey) ORDER BY c.conname, k.pos")) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) out.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(rs.getString(2));
+            }
+        }
+        return out;
     }
 
     private static String safeString(ResultSet rs, String column) {

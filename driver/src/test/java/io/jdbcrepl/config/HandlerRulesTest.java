@@ -139,6 +139,33 @@ class HandlerRulesTest {
     }
 
     @Test
+    void aStarListsResolutionColumnMustNotBeInAnotherList() throws Exception {
+        String[] star = handler("m", "table", "emp", "type", "MAXIMUM", "resolution", "time");
+        SQLException e = fails("22023", concat(star, "repl.handler.o.table", "emp", "repl.handler.o.type", "OVERWRITE",
+                "repl.handler.o.columns", "salary,TIME"));
+        assertThat(e.getMessage()).contains("repl.handler.m.resolution=time").contains("repl.handler.o.columns=salary,TIME")
+                .contains("* list");
+        // the named handler sorts first: the same check either way round
+        e = fails("22023", concat(handler("z", "table", "emp", "type", "MINIMUM", "resolution", "time"),
+                "repl.handler.a.table", "emp", "repl.handler.a.type", "IGNORE", "repl.handler.a.columns", "time"));
+        assertThat(e.getMessage()).contains("repl.handler.z.resolution=time");
+        // another operation's list may hold it
+        assertThat(load(concat(star, "repl.handler.o.table", "emp", "repl.handler.o.type", "OVERWRITE",
+                "repl.handler.o.columns", "time", "repl.handler.o.operation", "INSERT")).handlers()).hasSize(2);
+    }
+
+    @Test
+    void unknownTypesAndOperationsAreBadValues() {
+        for (String[] kv : List.of(new String[] {"type", "LATEST"}, new String[] {"operation", "LOB_UPDATE"},
+                new String[] {"operation", "DEFAULT"}, new String[] {"conflict", "FOREIGN_KEY"})) {
+            String[] keys = handler("h", "table", "emp", "type", "IGNORE");
+            keys = concat(keys, "repl.handler.h." + kv[0], kv[1]);
+            SQLException e = fails("22023", keys);
+            assertThat(e.getMessage()).contains("repl.handler.h." + kv[0]).contains(kv[1]);
+        }
+    }
+
+    @Test
     void resolutionOnlyForMaximumAndMinimum() {
         for (String type : List.of("RECORD", "IGNORE", "DISCARD", "OVERWRITE", "DELTA")) {
             SQLException e = fails("22023", handler("h", "table", "emp", "type", type, "columns", "a",

@@ -9,7 +9,8 @@ import java.util.Optional;
 
 /**
  * A replicated table as capture and apply see it: its columns in table order and its key (the
- * primary key, or the substitute key of {@code repl.key.<table>}).
+ * primary key, or the substitute key of {@code repl.key.<table>}) and, on PostgreSQL, its primary key
+ * and unique constraints by name ({@code ON CONFLICT ON CONSTRAINT}).
  */
 public final class TableInfo {
 
@@ -18,8 +19,15 @@ public final class TableInfo {
     private final List<ColumnInfo> columns;
     private final List<String> key;
     private final Map<String, ColumnInfo> byFoldedName = new LinkedHashMap<>();
+    private final Map<String, List<String>> constraints;
 
     public TableInfo(String schema, String name, List<ColumnInfo> columns, List<String> key) {
+        this(schema, name, columns, key, Map.of());
+    }
+
+    /** @param constraints constraint name (as stored) to its columns (stored names, in index order) */
+    public TableInfo(String schema, String name, List<ColumnInfo> columns, List<String> key,
+            Map<String, List<String>> constraints) {
         this.schema = schema;
         this.name = name;
         this.columns = List.copyOf(columns);
@@ -31,6 +39,14 @@ public final class TableInfo {
             stored.add(c.name());
         }
         this.key = List.copyOf(stored);
+        Map<String, List<String>> copy = new LinkedHashMap<>();
+        constraints.forEach((n, cols) -> copy.put(n, List.copyOf(cols)));
+        this.constraints = java.util.Collections.unmodifiableMap(copy);
+    }
+
+    /** The columns of the constraint with this stored name, or null when the table has none so named. */
+    public List<String> constraintColumns(String constraint) {
+        return constraints.get(constraint);
     }
 
     public String schema() {

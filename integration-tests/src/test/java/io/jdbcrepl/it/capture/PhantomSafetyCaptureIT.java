@@ -39,6 +39,11 @@ class PhantomSafetyCaptureIT {
     private static final int ROUNDS = 30;
     private static final int INSERTERS = 3;
     private static final String UPDATE = "UPDATE t SET v = v + 1 WHERE k BETWEEN 50 AND 150";
+    /**
+     * The same change as a join update: the range comes from another table, whose two rows both
+     * match the keys 100 to 150 (each such row is still updated once, by one of them).
+     */
+    private static final String UPDATE_FROM = "UPDATE t SET v = t.v + w.d FROM w WHERE t.k BETWEEN w.lo AND w.hi";
 
     @RegisterExtension
     final TestDatabases databases = TestDatabases.perTest();
@@ -46,6 +51,19 @@ class PhantomSafetyCaptureIT {
     @Test
     void concurrentInsertsIntoTheRangeAreNeverHalfCaptured() throws Exception {
         Sandbox box = CapturePair.create(databases, "phantom").sandbox("CREATE TABLE t (k int PRIMARY KEY, v int NOT NULL)");
+        rounds(box, UPDATE);
+    }
+
+    /** {@code UPDATE … FROM}: the target's rows are locked in the statement's FROM subquery, under the same rules. */
+    @Test
+    void concurrentInsertsIntoTheRangeOfAJoinUpdateAreNeverHalfCaptured() throws Exception {
+        Sandbox box = CapturePair.create(databases, "phantomfrom").sandbox("CREATE TABLE t (k int PRIMARY KEY, v int NOT NULL)",
+                "CREATE TABLE w (lo int NOT NULL, hi int NOT NULL, d int NOT NULL, PRIMARY KEY (lo, hi))");
+        box.seed("INSERT INTO w VALUES (50, 150, 1), (100, 150, 1)");
+        rounds(box, UPDATE_FROM);
+    }
+
+    private void rounds(Sandbox box, String update) throws Exception {
         ExecutorService threads = Executors.newFixedThreadPool(1 + INSERTERS);
         List<Connection> inserters = new ArrayList<>();
         int sawInsertsBeforeTheSnapshot = 0;
@@ -54,7 +72,7 @@ class PhantomSafetyCaptureIT {
             for (int i = 0; i < INSERTERS; i++) inserters.add(box.capturing());
             int aPid = pid(a);
             for (int round = 0; round < ROUNDS; round++) {
-                Round r = round(box, raw, a, aPid, b, inserters, threads, round);
+                Round r = round(box, raw, a, aPid, b, inserters, threads, round, update);
                 if (r.insertedRowsUpdated > 0) sawInsertsBeforeTheSnapshot++;
                 if (r.insertedRowsNotUpdated > 0) sawInsertsAfterIt++;
             }
@@ -71,7 +89,7 @@ class PhantomSafetyCaptureIT {
     }
 
     private Round round(Sandbox box, Connection raw, Connection a, int aPid, Connection b, List<Connection> inserters,
-            ExecutorService threads, int round) throws Exception {
+            ExecutorService threads, int round, String update) throws Exception {
         try (Statement s = raw.createStatement()) {
             s.execute("TRUNCATE t");
             s.execute("TRUNCATE repl_log");
@@ -117,7 +135,7 @@ class PhantomSafetyCaptureIT {
             try (Statement s = a.createStatement()) {
                 String tx = currentTx(s);
                 go.countDown();
-                int count = s.executeUpdate(UPDATE);
+                int count = s.executeUpdate(update);
                 a.commit();
                 a.setAutoCommit(true);
                 return new String[] {tx, Integer.toString(count)};

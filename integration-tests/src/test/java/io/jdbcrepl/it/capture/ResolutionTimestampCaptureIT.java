@@ -77,6 +77,8 @@ class ResolutionTimestampCaptureIT {
                 assertThat(s.executeUpdate("INSERT INTO emp VALUES (3, 30, DEFAULT), (4, 40, NULL)")).isEqualTo(2);
                 assertThat(s.executeUpdate("INSERT INTO emp (time, id) SELECT time, id + 5 FROM emp WHERE id = 100")).isEqualTo(1);
                 assertThat(s.executeUpdate("INSERT INTO emp VALUES (6, 60)")).isEqualTo(1);
+                assertThat(s.executeUpdate("INSERT INTO emp SELECT id + 100, salary FROM emp WHERE id = 100"))
+                        .as("a query without a column list: its width tells the columns it fills").isEqualTo(1);
             }
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO emp (id, time, salary) VALUES (?, ?, ?)")) {
                 ps.setInt(1, 7);
@@ -86,7 +88,7 @@ class ResolutionTimestampCaptureIT {
             }
             LocalDateTime after = dbNow(raw);
             Map<Integer, LocalDateTime> stored = times(raw);
-            for (int id : new int[] {1, 2, 3, 4, 6, 7, 105}) {
+            for (int id : new int[] {1, 2, 3, 4, 6, 7, 105, 200}) {
                 assertThat(stored.get(id)).as("time of row %d set by the driver", id).isNotNull().isBetween(before, after);
             }
             try (Statement s = raw.createStatement(); ResultSet rs = s.executeQuery("SELECT salary FROM emp WHERE id = 7")) {
@@ -94,9 +96,10 @@ class ResolutionTimestampCaptureIT {
                 assertThat(rs.getInt(1)).as("the parameter after the timestamp's").isEqualTo(70);
             }
             List<LoggedLcr> log = box.log();
-            assertThat(log).hasSize(7);
+            assertThat(log).hasSize(8);
             Map<Integer, String> cvs = Map.of(1, "[id, salary, time]", 2, "[id, salary, time]", 3, "[id, salary, time]",
-                    4, "[id, salary, time]", 105, "[id, time]", 6, "[id, salary, time]", 7, "[id, salary, time]");
+                    4, "[id, salary, time]", 105, "[id, time]", 6, "[id, salary, time]", 7, "[id, salary, time]",
+                    200, "[id, salary, time]");
             for (LoggedLcr l : log) {
                 assertThat(l.command()).isEqualTo("INSERT");
                 int id = ((Long) l.newValues().get("id").value()).intValue();
@@ -184,6 +187,35 @@ class ResolutionTimestampCaptureIT {
             assertThat(log.get(1).newValues()).isEqualTo(new RowImage().put("salary", ValueType.INTEGER, 102L)
                     .put("time", ts(future.plus(2, ChronoUnit.MICROS))));
             assertThat(log.get(1).oldValues().get("time")).isEqualTo(ts(future.plus(1, ChronoUnit.MICROS)));
+        }
+    }
+
+    /** UPDATE … FROM maintains the timestamp as any UPDATE does, from the locked old value. */
+    @Test
+    void aJoinUpdateSetsTheTimestampToo() throws Exception {
+        Sandbox box = pair.sandbox(EMP, EV);
+        box.seed("INSERT INTO emp VALUES (1, 100, NULL), (2, 200, NULL)");
+        try (Connection raw = box.raw(); Connection c = box.capturing(REPL)) {
+            try (Statement s = raw.createStatement()) {
+                s.executeUpdate("UPDATE emp SET time = date_trunc('second', localtimestamp) + interval '1 hour' WHERE id = 1");
+            }
+            LocalDateTime future = times(raw).get(1);
+            LocalDateTime before = dbNow(raw);
+            try (Statement s = c.createStatement()) {
+                assertThat(s.executeUpdate("UPDATE emp SET salary = v.s FROM (VALUES (1, 101), (2, 201)) AS v(id, s)"
+                        + " WHERE v.id = emp.id")).isEqualTo(2);
+            }
+            Map<Integer, LocalDateTime> stored = times(raw);
+            assertThat(stored.get(1)).as("old + 1 µs").isEqualTo(future.plus(1, ChronoUnit.MICROS));
+            assertThat(stored.get(2)).as("now").isBetween(before, dbNow(raw));
+            for (LoggedLcr l : box.log()) {
+                int id = ((Long) l.oldValues().get("id").value()).intValue();
+                assertThat(l.changeVector()).containsExactly("salary", "time");
+                assertThat(l.newValues()).isEqualTo(new RowImage().put("salary", ValueType.INTEGER, id * 100L + 1)
+                        .put("time", ts(stored.get(id))));
+                assertThat(l.oldValues().get("time")).isEqualTo(id == 1 ? ts(future) : ts(null));
+            }
+            assertThat(box.log()).hasSize(2);
         }
     }
 

@@ -9,12 +9,14 @@ import io.jdbcrepl.capture.sql.Assignment;
 import io.jdbcrepl.capture.sql.ColumnRef;
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.capture.sql.Dml;
+import io.jdbcrepl.capture.sql.FromRelation;
 import io.jdbcrepl.capture.sql.InsertSource;
 import io.jdbcrepl.capture.sql.OnConflict;
 import io.jdbcrepl.capture.sql.SqlFragment;
 import io.jdbcrepl.lcr.Json;
 import io.jdbcrepl.lcr.ValueType;
 
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -58,7 +60,7 @@ public final class PostgresCapture {
     }
 
     /** The plan for one statement on one table. */
-    public CapturePlan plan(Dml dml, TableInfo table, CaptureSettings settings) throws CaptureException {
+    public CapturePlan plan(Dml dml, TableInfo table, CaptureSettings settings) throws SQLException {
         return plan(dml, table, settings, null);
     }
 
@@ -68,7 +70,7 @@ public final class PostgresCapture {
      * {@code RETURNING} would have returned them.
      */
     public CapturePlan planReturning(Dml dml, TableInfo table, CaptureSettings settings, List<String> keyColumns)
-            throws CaptureException {
+            throws SQLException {
         if (!dml.returning().isEmpty()) {
             throw new CaptureException("A statement with its own RETURNING cannot also ask for generated keys: "
                     + dml.sql());
@@ -84,12 +86,7 @@ public final class PostgresCapture {
     }
 
     private CapturePlan plan(Dml dml, TableInfo table, CaptureSettings settings, List<String> selectItems)
-            throws CaptureException {
-        if (dml.from() != null && !dml.from().text().isBlank()) {
-            throw new CaptureException(dml.command() + " ... " + (dml.command().name().equals("DELETE") ? "USING" : "FROM")
-                    + " on " + table.qualifiedName() + " cannot be captured yet: use a subquery in the WHERE clause"
-                    + " (WHERE k IN (SELECT ...)), or set repl.unsupported=passthrough to run it uncaptured");
-        }
+            throws SQLException {
         return switch (dml.command()) {
             case INSERT -> dml.onConflict() != null && !dml.onConflict().doNothing()
                     ? upsert(dml, table, settings, selectItems)
@@ -167,12 +164,11 @@ public final class PostgresCapture {
      * {@link #CONCURRENT_INSERT} and the caller runs it again (its snapshot then sees that row).
      */
     private CapturePlan upsert(Dml dml, TableInfo table, CaptureSettings settings, List<String> selectItems)
-            throws CaptureException {
+            throws SQLException {
         OnConflict conflict = dml.onConflict();
-        if (conflict.targetColumns().isEmpty()) {
-            throw new CaptureException("INSERT ... ON CONFLICT ON CONSTRAINT on " + table.qualifiedName()
-                    + " cannot be captured yet: name the conflict columns, ON CONFLICT (a, b) DO UPDATE ...,"
-                    + " or set repl.unsupported=passthrough to run it uncaptured");
+        if (conflict.targetColumns().isEmpty() && conflict.constraint() == null) {
+            // PostgreSQL's own error, before anything runs
+            throw new SQLException("ON CONFLICT DO UPDATE requires inference specification or constraint name", "42601");
         }
         InsertSource src = dml.insertSource();
         if (src instanceof InsertSource.DefaultValues) {
@@ -206,7 +202,7 @@ public final class PostgresCapture {
                     : queryWithTimestamp(((InsertSource.Query) src).text().text(), columns, columns.indexOf(ts));
         }
 
-        List<String> conflictColumns = conflict.targetColumns().stream().map(c -> stored(table, c)).toList();
+        List<String> conflictColumns = conflictColumns(conflict, table);
         List<String> updated = new ArrayList<>();
         for (Assignment a : conflict.assignments()) updated.add(stored(table, a.column()));
         LoggedColumns asInsert = LoggedColumns.forInsert(table, targetColumns, settings);
@@ -234,9 +230,13 @@ public final class PostgresCapture {
         if (dml.target().alias() != null) sql.append(" AS ").append(ref);
         sql.append(" (").append(quotedList(targetColumns)).append(") SELECT * FROM repl_v")
                 // The source waits for the lock: rows it would conflict with are locked first.
-                .append(" WHERE (SELECT count(*) FROM repl_lock) >= 0 ON CONFLICT (")
-                .append(quotedList(conflictColumns)).append(')');
-        if (conflict.targetWhere() != null) sql.append(" WHERE ").append(conflict.targetWhere().text());
+                .append(" WHERE (SELECT count(*) FROM repl_lock) >= 0 ON CONFLICT ");
+        if (conflict.constraint() != null) {
+            sql.append("ON CONSTRAINT ").append(conflict.constraint());
+        } else {
+            sql.append('(').append(quotedList(conflictColumns)).append(')');
+            if (conflict.targetWhere() != null) sql.append(" WHERE ").append(conflict.targetWhere().text());
+        }
         sql.append(" DO UPDATE SET ");
         for (int i = 0; i < conflict.assignments().size(); i++) {
             Assignment a = conflict.assignments().get(i);
@@ -268,6 +268,22 @@ public final class PostgresCapture {
                 + " ELSE '0' END AS integer) = 0";
         String logInsert = "INSERT INTO " + logTable + " (" + LOG_COLUMNS + ") " + inserted + " UNION ALL " + updatedRows;
         return result(dml, table, selectItems, sql, logInsert, true);
+    }
+
+    /**
+     * The conflict target's columns: as listed, or those of the constraint ON CONSTRAINT names (the
+     * statement keeps naming the constraint, so PostgreSQL still picks the same arbiter).
+     */
+    private static List<String> conflictColumns(OnConflict conflict, TableInfo table) throws SQLException {
+        if (conflict.constraint() == null) return conflict.targetColumns().stream().map(c -> stored(table, c)).toList();
+        String name = Dialect.POSTGRESQL.fold(conflict.constraint());
+        List<String> columns = table.constraintColumns(name);
+        if (columns == null) {
+            // PostgreSQL's own error, before anything runs.
+            throw new SQLException("constraint \"" + name + "\" for table \"" + table.name() + "\" does not exist",
+                    "42704");
+        }
+        return columns;
     }
 
     /** In the message of the error an upsert raises when a concurrent insert got in: run it again. */
@@ -356,20 +372,37 @@ public final class PostgresCapture {
             first = false;
             locked.append(ref).append('.').append(quote(e.getKey())).append(" AS ").append(e.getValue());
         }
+        // UPDATE ... FROM: the other relations' rows travel whole, for SET and RETURNING to read.
+        for (int i = 0; i < dml.fromRelations().size(); i++) {
+            locked.append(", ").append(wholeRow(dml.fromRelations().get(i))).append(" AS ").append(relationColumn(i));
+        }
         locked.append(" FROM ").append(only(dml)).append(dml.target().sqlText());
         if (dml.target().alias() != null) locked.append(" AS ").append(ref);
+        if (!dml.fromRelations().isEmpty()) locked.append(", ").append(dml.from().text());
         if (dml.where() != null) locked.append(" WHERE ").append(dml.where().text());
         locked.append(" FOR UPDATE OF ").append(ref);
 
         StringBuilder change = new StringBuilder("UPDATE ").append(only(dml)).append(dml.target().sqlText());
         if (dml.target().alias() != null) change.append(" AS ").append(ref);
-        change.append(" SET ").append(set).append(" FROM (").append(locked).append(") AS repl_old WHERE ");
+        change.append(" SET ").append(set).append(" FROM (").append(locked).append(") AS repl_old")
+                .append(relationsOf(dml, "repl_old")).append(" WHERE ");
         for (int i = 0; i < table.key().size(); i++) {
             String k = table.key().get(i);
             if (i > 0) change.append(" AND ");
             change.append(ref).append('.').append(quote(k)).append(" = repl_old.").append(oldAlias.get(k));
         }
-        change.append(" RETURNING ").append(ref).append(".*, repl_old.*");
+        change.append(" RETURNING ");
+        if (selectItems == null && dml.returning().isEmpty()) {
+            // Only what the log needs: returning the whole row costs a copy of every column of
+            // every changed row into the CTE's tuple store (a fifth of the statement's time on a
+            // single-row update of a table with a wide column).
+            StringBuilder items = new StringBuilder();
+            for (String c : logged.newColumns()) items.append(ref).append('.').append(quote(c)).append(", ");
+            for (String alias : oldAlias.values()) items.append("repl_old.").append(alias).append(", ");
+            change.append(items, 0, items.length() - 2);
+        } else {
+            change.append(ref).append(".*, repl_old.*");
+        }
 
         String oldJson = jsonObject(table, logged.oldColumns(), "repl_changed", oldAlias::get);
         String newJson = jsonObject(table, logged.newColumns(), "repl_changed", name -> name);
@@ -382,8 +415,12 @@ public final class PostgresCapture {
         String ref = reference(dml);
         StringBuilder change = new StringBuilder("DELETE FROM ").append(only(dml)).append(dml.target().sqlText());
         if (dml.target().alias() != null) change.append(" AS ").append(ref);
+        if (!dml.fromRelations().isEmpty()) change.append(" USING ").append(dml.from().text());
         if (dml.where() != null) change.append(" WHERE ").append(dml.where().text());
         change.append(" RETURNING ").append(ref).append(".*");
+        for (int i = 0; i < dml.fromRelations().size(); i++) {
+            change.append(", ").append(wholeRow(dml.fromRelations().get(i))).append(" AS ").append(relationColumn(i));
+        }
         LoggedColumns logged = LoggedColumns.forDelete(table);
         String json = jsonObject(table, logged.oldColumns(), "repl_changed", name -> name);
         return finish(dml, table, selectItems, change.toString(), json, "NULL", logged);
@@ -418,12 +455,43 @@ public final class PostgresCapture {
             String text = item.text().trim();
             if (text.equals("*") || text.equalsIgnoreCase(reference(dml) + ".*")) {
                 for (ColumnInfo c : table.columns()) items.add(reference(dml) + "." + quote(c.name()));
+                // PostgreSQL's * also spans the FROM / USING relations, in order.
+                if (text.equals("*")) for (FromRelation r : dml.fromRelations()) items.add(r.name() + ".*");
             } else {
                 items.add(item.text());
             }
         }
-        sql.append(String.join(", ", items)).append(" FROM repl_changed AS ").append(reference(dml));
+        sql.append(String.join(", ", items)).append(" FROM repl_changed AS ").append(reference(dml))
+                .append(relationsOf(dml, reference(dml)));
         return new CapturePlan(sql.toString(), CapturePlan.Result.ROWS, dml.parameterCount(), retries);
+    }
+
+    /**
+     * A relation's whole row. A table's as {@code coalesce(u.*)}: a bare {@code u} would be the
+     * target's column if it has one so named. A subquery's row type has no name, which coalesce
+     * would lose: it stays {@code u} (a clash with a target column then fails as "not composite").
+     */
+    private static String wholeRow(FromRelation relation) {
+        return relation.table() ? "coalesce(" + relation.name() + ".*)" : relation.name();
+    }
+
+    /** The column that carries the whole row of the FROM / USING list's relation {@code i}. */
+    private static String relationColumn(int i) {
+        return "repl_r" + (i + 1);
+    }
+
+    /**
+     * The FROM / USING list's relations again, under their own names, from the whole rows that
+     * {@code carrier} holds: {@code CROSS JOIN LATERAL (SELECT (carrier.repl_r1).*) AS u}, so that
+     * SET and RETURNING expressions read {@code u.x} as the application wrote them.
+     */
+    private static String relationsOf(Dml dml, String carrier) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < dml.fromRelations().size(); i++) {
+            out.append(" CROSS JOIN LATERAL (SELECT (").append(carrier).append('.').append(relationColumn(i))
+                    .append(").*) AS ").append(dml.fromRelations().get(i).name());
+        }
+        return out.toString();
     }
 
     private static String typesJson(TableInfo table, LoggedColumns logged) {

@@ -25,6 +25,7 @@ import java.util.List;
  * @param onConflict           INSERT … ON CONFLICT (PostgreSQL)
  * @param onDuplicateKeyUpdate INSERT … ON DUPLICATE KEY UPDATE (MySQL)
  * @param from                 UPDATE … FROM / DELETE … USING: the list of other tables as written
+ * @param fromRelations        the relations of the FROM / USING list, in order; empty when there is none
  * @param where                UPDATE/DELETE: the WHERE condition as written
  * @param whereHasSubquery     the WHERE contains a SELECT
  * @param orderBy              UPDATE/DELETE … ORDER BY (MySQL): the list after ORDER BY
@@ -36,7 +37,7 @@ import java.util.List;
 public record Dml(String sql, CommandType command, TableRef target, boolean only, boolean ignore,
                   List<ColumnRef> assignedColumns, SqlFragment set, List<Assignment> assignments,
                   InsertSource insertSource, OnConflict onConflict, OnDuplicateKeyUpdate onDuplicateKeyUpdate,
-                  SqlFragment from, SqlFragment where, boolean whereHasSubquery, SqlFragment orderBy,
+                  SqlFragment from, List<FromRelation> fromRelations, SqlFragment where, boolean whereHasSubquery, SqlFragment orderBy,
                   SqlFragment limit, List<SqlFragment> returning, boolean returningAll, int parameterCount)
         implements Analysis {
 
@@ -44,6 +45,14 @@ public record Dml(String sql, CommandType command, TableRef target, boolean only
         assignedColumns = List.copyOf(assignedColumns);
         assignments = List.copyOf(assignments);
         returning = List.copyOf(returning);
+        fromRelations = List.copyOf(fromRelations);
+    }
+
+    /** The same INSERT with a column list: {@code INSERT INTO t SELECT …} as the columns it fills. */
+    public Dml withAssignedColumns(List<ColumnRef> columns) {
+        return new Dml(sql, command, target, only, ignore, columns, set, assignments, insertSource, onConflict,
+                onDuplicateKeyUpdate, from, fromRelations, where, whereHasSubquery, orderBy, limit, returning,
+                returningAll, parameterCount);
     }
 
     /** The WHERE condition as written, or null. */

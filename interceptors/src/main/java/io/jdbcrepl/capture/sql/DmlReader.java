@@ -8,6 +8,8 @@ import net.sf.jsqlparser.statement.delete.Delete;
 import net.sf.jsqlparser.statement.insert.Insert;
 import net.sf.jsqlparser.statement.select.FromItem;
 import net.sf.jsqlparser.statement.select.Join;
+import net.sf.jsqlparser.statement.select.ParenthesedFromItem;
+import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.Values;
 import net.sf.jsqlparser.statement.update.Update;
@@ -65,13 +67,18 @@ final class DmlReader {
         }
         TableRef target = table(u.getTable());
         if (rowSubquery(u.getUpdateSets())) return new Opaque(Reasons.ROW_SUBQUERY_SET, List.of(target));
+        List<FromRelation> relations = new ArrayList<>();
+        if (u.getFromItem() != null && !relations(u.getFromItem(), u.getJoins(), relations)) {
+            return new Opaque(Reasons.FROM_LIST, List.of(target));
+        }
         if (tokens.hasNumberedParameters()) return new Opaque(Reasons.NUMBERED_PARAMETERS, List.of(target));
         Clauses c = locate(tokens.last(u.getTable()) + 1, SET, u.getFromItem() != null ? FROM : null,
                 u.getWhere() != null ? WHERE : null, hasAny(u.getOrderByElements()) ? ORDER_BY : null,
                 u.getLimit() != null ? LIMIT : null, u.getReturningClause() != null ? RETURNING : null);
         List<Assignment> assignments = assignments(c.from(0), c.to(0), u.getUpdateSets().size(), target);
         return new Dml(sql, CommandType.UPDATE, target, only, u.isModifierIgnore(), columnsOf(assignments),
-                fragmentOf(c, 0), assignments, null, null, null, fragmentOf(c, 1), fragmentOf(c, 2), hasSelect(c, 2),
+                fragmentOf(c, 0), assignments, null, null, null, fragmentOf(c, 1), relations, fragmentOf(c, 2),
+                hasSelect(c, 2),
                 fragmentOf(c, 3), fragmentOf(c, 4), returning(c, 5), returnsAll(c, 5, target), tokens.parameterCount());
     }
 
@@ -82,11 +89,15 @@ final class DmlReader {
         }
         TableRef target = table(d.getTable());
         if (tokens.hasNumberedParameters()) return new Opaque(Reasons.NUMBERED_PARAMETERS, List.of(target));
+        List<FromRelation> relations = new ArrayList<>();
+        if (d.getUsingList() != null) {
+            for (Table t : d.getUsingList()) relations.add(relation(t));
+        }
         Clauses c = locate(tokens.last(d.getTable()) + 1, hasAny(d.getUsingList()) ? USING : null,
                 d.getWhere() != null ? WHERE : null, hasAny(d.getOrderByElements()) ? ORDER_BY : null,
                 d.getLimit() != null ? LIMIT : null, d.getReturningClause() != null ? RETURNING : null);
         return new Dml(sql, CommandType.DELETE, target, only, d.isModifierIgnore(), List.of(), null, List.of(),
-                null, null, null, fragmentOf(c, 0), fragmentOf(c, 1), hasSelect(c, 1), fragmentOf(c, 2),
+                null, null, null, fragmentOf(c, 0), relations, fragmentOf(c, 1), hasSelect(c, 1), fragmentOf(c, 2),
                 fragmentOf(c, 3), returning(c, 4), returnsAll(c, 4, target), tokens.parameterCount());
     }
 
@@ -131,7 +142,7 @@ final class DmlReader {
         OnDuplicateKeyUpdate duplicate = c.has(1) ? new OnDuplicateKeyUpdate(fragmentOf(c, 1),
                 assignments(c.from(1), c.to(1), i.getDuplicateUpdateSets().size(), target)) : null;
         return new Dml(sql, CommandType.INSERT, target, false, i.isModifierIgnore(), columns, null, List.of(),
-                source, onConflict, duplicate, null, null, false, null, null,
+                source, onConflict, duplicate, null, List.of(), null, false, null, null,
                 returning(c, 2), returnsAll(c, 2, target), tokens.parameterCount());
     }
 
@@ -283,6 +294,39 @@ final class DmlReader {
             }
         }
         return tables;
+    }
+
+    /**
+     * Adds the names of the relations of a FROM list (an item and its joins) to {@code out}: each
+     * table's alias or name, each subquery's or VALUES list's alias, the tables inside parenthesised
+     * joins. False for what cannot be named that way: a function, an aliased join, NATURAL or USING
+     * joins (whose merged columns belong to no single relation).
+     */
+    private static boolean relations(FromItem item, List<Join> joins, List<FromRelation> out) {
+        if (item instanceof Table t) {
+            out.add(relation(t));
+        } else if (item instanceof ParenthesedSelect s && s.getAlias() != null) {
+            out.add(new FromRelation(s.getAlias().getName(), false));
+        } else if (item instanceof ParenthesedFromItem p && p.getAlias() != null) {
+            // (VALUES …) AS v(a, b) reads this way; an aliased join does not name its tables
+            if (!(p.getFromItem() instanceof Select) || hasAny(p.getJoins())) return false;
+            out.add(new FromRelation(p.getAlias().getName(), false));
+        } else if (item instanceof ParenthesedFromItem p) {
+            if (!relations(p.getFromItem(), p.getJoins(), out)) return false;
+        } else {
+            return false;
+        }
+        if (joins == null) return true;
+        for (Join j : joins) {
+            if (j.isNatural() || hasAny(j.getUsingColumns())) return false;
+            if (!relations(j.getRightItem() != null ? j.getRightItem() : j.getFromItem(), null, out)) return false;
+        }
+        return true;
+    }
+
+    /** A table of a FROM list: the rest of the statement calls it by its alias, else its name, as written. */
+    private static FromRelation relation(Table t) {
+        return new FromRelation(t.getAlias() != null ? t.getAlias().getName() : t.getName(), true);
     }
 
     /** {@code SET (a, b) = (SELECT …)}: one subquery for several columns. */

@@ -46,6 +46,10 @@ final class Reasons {
     static final String MULTI_TABLE_DELETE = "A DELETE in multi-table form (DELETE a, b FROM …, DELETE a FROM a"
             + " JOIN b …) cannot be captured. Delete from one table and name the others in a subquery"
             + " (DELETE FROM a WHERE a.id IN (SELECT …))" + PASSTHROUGH;
+    static final String FROM_LIST = "UPDATE … FROM can be captured when its FROM list names tables, views,"
+            + " subqueries and VALUES lists joined with ON, not a function (write it as a subquery,"
+            + " (SELECT * FROM f(…)) AS x), an aliased join or a NATURAL join or JOIN … USING (write JOIN … ON)"
+            + PASSTHROUGH;
     static final String ROW_SUBQUERY_SET = "UPDATE … SET (a, b) = (SELECT …) cannot be captured column by"
             + " column. Assign each column on its own (SET a = (SELECT …), b = (SELECT …))" + PASSTHROUGH;
     static final String SEVERAL_STATEMENTS = "Several statements in one execute cannot be captured: each must"

@@ -70,6 +70,14 @@ class LockingCaptureIT {
             ps.addBatch();
             seen.add("batch " + java.util.Arrays.toString(ps.executeBatch()));
         }
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO emp (name) VALUES (?)", Statement.RETURN_GENERATED_KEYS)) {
+            for (String name : List.of("dan", "eve")) {
+                ps.setString(1, name);
+                ps.addBatch();
+            }
+            seen.add("batch with keys " + java.util.Arrays.toString(ps.executeBatch()));
+            seen.add("keys " + keys(ps.getGeneratedKeys()));
+        }
         return seen;
     }
 
@@ -118,10 +126,12 @@ class LockingCaptureIT {
                     "INSERT " + t + " old=null new={\"" + id + "\":" + c + ",\"" + name + "\":\"c\",\"" + salary + "\":110.50,\"" + dept + "\":7} cv=[\"" + name + "\",\"" + salary + "\"]",
                     "DELETE " + t + " old={\"" + id + "\":" + c + ",\"" + name + "\":\"c\",\"" + salary + "\":110.50,\"" + dept + "\":7} new=null cv=null",
                     "UPDATE " + t + " old={\"" + id + "\":1,\"" + dept + "\":7} new={\"" + dept + "\":1} cv=[\"" + dept + "\"]",
-                    "UPDATE " + t + " old={\"" + id + "\":102,\"" + dept + "\":7} new={\"" + dept + "\":2} cv=[\"" + dept + "\"]");
-            // every capturing statement was its own transaction (auto-commit), each stamped once
-            assertThat(count(b, "SELECT COUNT(*) FROM " + table(vendor, "repl_tx"))).isEqualTo(8);
-            assertThat(count(b, "SELECT COUNT(DISTINCT tx_id) FROM " + table(vendor, "repl_log"))).isEqualTo(7);
+                    "UPDATE " + t + " old={\"" + id + "\":102,\"" + dept + "\":7} new={\"" + dept + "\":2} cv=[\"" + dept + "\"]",
+                    "INSERT " + t + " old=null new={\"" + id + "\":" + (c + 1) + ",\"" + name + "\":\"dan\",\"" + salary + "\":null,\"" + dept + "\":7} cv=[\"" + name + "\"]",
+                    "INSERT " + t + " old=null new={\"" + id + "\":" + (c + 2) + ",\"" + name + "\":\"eve\",\"" + salary + "\":null,\"" + dept + "\":7} cv=[\"" + name + "\"]");
+            // every capturing statement (and batch entry) was its own transaction (auto-commit), each stamped once
+            assertThat(count(b, "SELECT COUNT(*) FROM " + table(vendor, "repl_tx"))).isEqualTo(10);
+            assertThat(count(b, "SELECT COUNT(DISTINCT tx_id) FROM " + table(vendor, "repl_log"))).isEqualTo(9);
         }
     }
 

@@ -1,0 +1,39 @@
+package io.jdbcrepl.conflict;
+
+import io.jdbcrepl.config.ConflictType;
+import io.jdbcrepl.config.DmlOperation;
+import io.jdbcrepl.lcr.RowImage;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A detected conflict (SPEC 5.1), as {@link ConflictDetector} finds it and as a custom handler
+ * sees it ({@link io.jdbcrepl.api.DmlContext#conflict()}).
+ *
+ * @param operation the LCR's operation: INSERT, UPDATE or DELETE
+ * @param type ROW_EXISTS or ROW_MISSING; null for a foreign key conflict (no prebuilt handler
+ *     takes one)
+ * @param kind update, uniqueness, delete or foreign key
+ * @param columns the conflicting columns, in the LCR's column order: for ROW_EXISTS those whose
+ *     LCR value differs from the destination's; empty for ROW_MISSING and foreign keys
+ * @param currentRow the destination's row before (every column), null when it is missing or
+ *     unknown (a foreign key conflict)
+ * @param onKey for a uniqueness conflict: true when the row was found by the LCR's key, false
+ *     when another unique constraint is taken (then OVERWRITE, MAXIMUM and MINIMUM cannot resolve)
+ * @param detail the database's message for a foreign key conflict (with its SQLState), else null
+ */
+public record Conflict(DmlOperation operation, ConflictType type, ConflictKind kind, List<String> columns,
+        RowImage currentRow, boolean onKey, String detail) {
+
+    public Conflict {
+        Objects.requireNonNull(operation, "operation");
+        Objects.requireNonNull(kind, "kind");
+        columns = List.copyOf(columns);
+        if ((type == null) != (kind == ConflictKind.FOREIGN_KEY)) {
+            throw new IllegalArgumentException("only a foreign key conflict has no conflict type");
+        }
+        if ((type == ConflictType.ROW_EXISTS) != (currentRow != null)) {
+            throw new IllegalArgumentException("a ROW_EXISTS conflict has a current row, the others none");
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package io.jdbcrepl.conflict;
+
+import java.sql.SQLException;
+
+/**
+ * A conflict the prebuilt handlers did not resolve, as {@link io.jdbcrepl.api.DmlContext#execute}
+ * throws it, with SQLState 23000 (integrity constraint violation, the class a conflict is
+ * closest to) and the resolution's one-line reason as the message.
+ */
+public final class ConflictException extends SQLException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final transient Conflict conflict;
+
+    public ConflictException(String message, Conflict conflict) {
+        super(message, "23000");
+        this.conflict = conflict;
+    }
+
+    public ConflictException(Resolution unresolved) {
+        this(unresolved.reason(), unresolved.conflict());
+    }
+
+    public Conflict conflict() {
+        return conflict;
+    }
+}

@@ -1,0 +1,128 @@
+package io.jdbcrepl.node;
+
+import io.jdbcrepl.logging.DriverLog;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+
+/**
+ * Sends {@code NOTIFY repl_log, '<node>'} on PostgreSQL after the node's transactions commit
+ * captured changes, from a connection of its own, so that peers' apply sides listening on the
+ * channel wake at once (SPEC 4.6).
+ *
+ * <p>Not from the application's transaction: a notifying transaction holds a database-wide lock
+ * from its pre-commit to the end of its commit, which would serialise every capturing commit and
+ * defeat group commit. Here the application pays nothing (a flag), requests that arrive while a
+ * notification is on its way are merged into the next one, and the notification is sent after
+ * the commit it announces, so a woken reader sees it. The thread ends after a minute without
+ * requests and starts again with the next one.
+ */
+final class PostgresNotifier {
+
+    static final String CHANNEL = "repl_log";
+    private static final DriverLog LOG = DriverLog.of(PostgresNotifier.class);
+    private static final long IDLE_MILLIS = 60_000;
+    private static final long RETRY_MILLIS = 5_000;
+
+    private final String node;
+    private final LocalDatabase database;
+    private boolean requested;
+    private Thread thread;
+    private boolean closed;
+    /** When sending last failed (0: it did not); touched by the notifier thread only. */
+    private long failedAt;
+
+    PostgresNotifier(String node, LocalDatabase database) {
+        this.node = node;
+        this.database = database;
+    }
+
+    /** A transaction of the node committed captured changes. */
+    synchronized void request() {
+        if (closed) return;
+        requested = true;
+        if (thread == null) {
+            thread = new Thread(this::run, "jdbc-repl-notify-" + node);
+            thread.setDaemon(true);
+            thread.start();
+        } else {
+            notifyAll();
+        }
+    }
+
+    /** Stops the thread and closes its connection. */
+    synchronized void close() {
+        closed = true;
+        notifyAll();
+    }
+
+    private void run() {
+        Connection connection = null; // the thread's own: an ending thread and its successor may overlap
+        try {
+            while (awaitRequest()) connection = send(connection);
+        } finally {
+            closeQuietly(connection);
+        }
+    }
+
+    /** False when the notifier is closed or was idle long enough to end its thread. */
+    private synchronized boolean awaitRequest() {
+        long idleUntil = System.currentTimeMillis() + IDLE_MILLIS;
+        while (!requested && !closed) {
+            long left = idleUntil - System.currentTimeMillis();
+            if (left <= 0) {
+                thread = null;
+                return false;
+            }
+            try {
+                wait(left);
+            } catch (InterruptedException e) {
+                thread = null;
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        if (closed) {
+            thread = null;
+            return false;
+        }
+        requested = false;
+        return true;
+    }
+
+    /** Sends one notification; returns the connection to send the next one on (null after a failure). */
+    private Connection send(Connection connection) {
+        if (failedAt != 0 && System.currentTimeMillis() - failedAt < RETRY_MILLIS) return connection; // peers still poll
+        try {
+            if (connection == null) {
+                connection = database.open();
+                connection.setAutoCommit(true);
+            }
+            try (PreparedStatement ps = connection.prepareStatement("SELECT pg_notify('" + CHANNEL + "', ?)")) {
+                ps.setString(1, node);
+                ps.execute();
+            }
+            if (failedAt != 0) LOG.info("Change notifications of node " + node + " are sent again");
+            failedAt = 0;
+            return connection;
+        } catch (SQLException | RuntimeException e) {
+            if (failedAt == 0) {
+                LOG.warn("Could not send a change notification for node " + node + " (peers fall back to polling,"
+                        + " retried every " + RETRY_MILLIS / 1000 + " s): " + e.getMessage());
+            }
+            failedAt = System.currentTimeMillis();
+            closeQuietly(connection);
+            return null;
+        }
+    }
+
+    private static void closeQuietly(Connection connection) {
+        if (connection == null) return;
+        try {
+            connection.close();
+        } catch (SQLException ignored) {
+            // a broken connection: nothing to release
+        }
+    }
+}

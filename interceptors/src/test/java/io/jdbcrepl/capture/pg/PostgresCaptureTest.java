@@ -1,0 +1,160 @@
+package io.jdbcrepl.capture.pg;
+
+import io.jdbcrepl.capture.CaptureSettings;
+import io.jdbcrepl.capture.ColumnInfo;
+import io.jdbcrepl.capture.TableInfo;
+import io.jdbcrepl.capture.sql.Analysis;
+import io.jdbcrepl.capture.sql.ColumnRef;
+import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.capture.sql.Dml;
+import io.jdbcrepl.capture.sql.Opaque;
+import io.jdbcrepl.capture.sql.SqlClassifier;
+import io.jdbcrepl.lcr.ValueType;
+import org.junit.jupiter.api.Test;
+
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The PostgreSQL rewrites of UPDATE … FROM, DELETE … USING, ON CONFLICT ON CONSTRAINT and INSERT … SELECT. */
+class PostgresCaptureTest {
+
+    private static final TableInfo ITEM = new TableInfo("s", "item", List.of(
+            new ColumnInfo("id", ValueType.INTEGER, "int4", false, false),
+            new ColumnInfo("name", ValueType.STRING, "text", false, false),
+            new ColumnInfo("qty", ValueType.INTEGER, "int4", true, false),
+            new ColumnInfo("note", ValueType.STRING, "text", true, false)), List.of("id"),
+            Map.of("item_pkey", List.of("id"), "item_name_qty", List.of("name", "qty")));
+    private static final PostgresCapture CAPTURE = new PostgresCapture("repl_log", "n1");
+
+    private static Dml dml(String sql) {
+        Analysis a = SqlClassifier.analyze(sql, Dialect.POSTGRESQL);
+        assertThat(a).as(sql).isInstanceOf(Dml.class);
+        return (Dml) a;
+    }
+
+    private static String plan(String sql) throws SQLException {
+        return CAPTURE.plan(dml(sql), ITEM, CaptureSettings.DEFAULT).sql();
+    }
+
+    /** The SQL with everything but the parameter markers removed: their order is the application's. */
+    private static long markers(String sql) {
+        return sql.chars().filter(c -> c == '?').count();
+    }
+
+    @Test
+    void fromListRelationsAreNamedAsWritten() {
+        assertThat(dml("UPDATE t SET a = u.a FROM u JOIN v ON v.id = u.vid, w WHERE t.id = u.id").fromRelations().stream().map(r -> r.name() + (r.table() ? "" : "(q)")).toList())
+                .containsExactly("u", "v", "w");
+        assertThat(dml("UPDATE t SET a = s.x FROM (SELECT 1 AS x) AS s, (VALUES (1, 'a')) AS v(id, tag), hr.u"
+                + " LEFT JOIN \"Odd\" o ON o.id = u.id WHERE t.id = v.id").fromRelations().stream().map(r -> r.name() + (r.table() ? "" : "(q)")).toList())
+                .containsExactly("s(q)", "v(q)", "u", "o");
+        assertThat(dml("UPDATE t SET a = 1 FROM (u JOIN v ON v.id = u.id) WHERE t.id = u.id").fromRelations().stream().map(r -> r.name() + (r.table() ? "" : "(q)")).toList())
+                .containsExactly("u", "v");
+        assertThat(dml("DELETE FROM orders AS o USING customers c, regions WHERE o.cust = c.id").fromRelations().stream().map(r -> r.name() + (r.table() ? "" : "(q)")).toList())
+                .containsExactly("c", "regions");
+        assertThat(dml("UPDATE t SET a = 1 WHERE id = 2").fromRelations().stream().map(r -> r.name() + (r.table() ? "" : "(q)")).toList()).isEmpty();
+    }
+
+    @Test
+    void fromListsWhoseRelationsCannotBeNamedAreRefused() {
+        for (String sql : List.of("UPDATE t SET a = g FROM generate_series(1, 3) AS g WHERE g = t.id",
+                "UPDATE t SET a = 1 FROM u JOIN v USING (id) WHERE t.id = u.id",
+                "UPDATE t SET a = 1 FROM u NATURAL JOIN v WHERE t.id = u.id",
+                "UPDATE t SET a = j.x FROM (u JOIN v ON v.id = u.id) AS j WHERE t.id = j.id")) {
+            Analysis a = SqlClassifier.analyze(sql, Dialect.POSTGRESQL);
+            assertThat(a).as(sql).isInstanceOf(Opaque.class);
+            assertThat(((Opaque) a).reason()).as(sql).startsWith("UPDATE … FROM can be captured when")
+                    .contains("repl.unsupported=passthrough");
+            assertThat(((Opaque) a).tablesNamed()).as(sql).extracting(t -> t.name()).containsExactly("t");
+        }
+    }
+
+    @Test
+    void updateFromLocksTheTargetInsideItsFromSubqueryAndCarriesTheOtherRowsWhole() throws Exception {
+        String sql = plan("UPDATE item SET qty = p.amount + ?, note = 'x' FROM price p WHERE p.item_id = item.id AND p.amount > ?");
+        assertThat(sql).isEqualTo("WITH repl_changed AS (UPDATE item SET \"qty\" = p.amount + ?, \"note\" = 'x'"
+                + " FROM (SELECT item.\"id\" AS repl_o1, item.\"qty\" AS repl_o2, item.\"note\" AS repl_o3, coalesce(p.*) AS repl_r1"
+                + " FROM item, price p WHERE p.item_id = item.id AND p.amount > ? FOR UPDATE OF item) AS repl_old"
+                + " CROSS JOIN LATERAL (SELECT (repl_old.repl_r1).*) AS p"
+                + " WHERE item.\"id\" = repl_old.repl_o1 RETURNING item.\"qty\", item.\"note\", repl_old.repl_o1,"
+                + " repl_old.repl_o2, repl_old.repl_o3) "
+                + "INSERT INTO repl_log (source_node, command_type, schema_name, table_name, old_values, new_values,"
+                + " column_types, change_vector) SELECT 'n1', 'UPDATE', 's', 'item',"
+                + " json_build_object('id', repl_changed.\"repl_o1\", 'qty', repl_changed.\"repl_o2\", 'note', repl_changed.\"repl_o3\"),"
+                + " json_build_object('qty', repl_changed.\"qty\", 'note', repl_changed.\"note\"),"
+                + " '{\"id\":\"INTEGER\",\"qty\":\"INTEGER\",\"note\":\"STRING\"}'::json, '[\"qty\",\"note\"]'::json FROM repl_changed");
+    }
+
+    @Test
+    void updateFromReturningReadsTheOtherRelationsAgain() throws Exception {
+        String sql = plan("UPDATE item AS i SET qty = 0 FROM price p, (VALUES (1)) AS v(id) WHERE p.item_id = i.id"
+                + " AND v.id = i.id RETURNING i.id, p.amount * ?, *");
+        assertThat(sql).contains("FROM (SELECT i.\"id\" AS repl_o1, i.\"qty\" AS repl_o2, coalesce(p.*) AS repl_r1, v AS repl_r2"
+                + " FROM item AS i, price p, (VALUES (1)) AS v(id) WHERE")
+                .contains("FOR UPDATE OF i) AS repl_old CROSS JOIN LATERAL (SELECT (repl_old.repl_r1).*) AS p"
+                        + " CROSS JOIN LATERAL (SELECT (repl_old.repl_r2).*) AS v WHERE")
+                .endsWith(" SELECT i.id, p.amount * ?, i.\"id\", i.\"name\", i.\"qty\", i.\"note\", p.*, v.*"
+                        + " FROM repl_changed AS i CROSS JOIN LATERAL (SELECT (i.repl_r1).*) AS p"
+                        + " CROSS JOIN LATERAL (SELECT (i.repl_r2).*) AS v");
+        assertThat(markers(sql)).isEqualTo(1);
+    }
+
+    @Test
+    void deleteUsingKeepsItsUsingListAndReturnsTheOtherRowsWhole() throws Exception {
+        String sql = plan("DELETE FROM item USING price p WHERE p.item_id = item.id AND p.amount < ? RETURNING p.amount");
+        assertThat(sql).startsWith("WITH repl_changed AS (DELETE FROM item USING price p WHERE p.item_id = item.id"
+                + " AND p.amount < ? RETURNING item.*, coalesce(p.*) AS repl_r1) , repl_logged AS (INSERT INTO repl_log")
+                .contains("SELECT 'n1', 'DELETE', 's', 'item', json_build_object('id', repl_changed.\"id\", 'name',"
+                        + " repl_changed.\"name\", 'qty', repl_changed.\"qty\", 'note', repl_changed.\"note\"), NULL")
+                .endsWith(" SELECT p.amount FROM repl_changed AS item CROSS JOIN LATERAL (SELECT (item.repl_r1).*) AS p");
+    }
+
+    @Test
+    void onConflictOnConstraintLocksTheConstraintsColumnsAndKeepsNamingIt() throws Exception {
+        String sql = plan("INSERT INTO item (id, name, qty) VALUES (?, ?, ?) ON CONFLICT ON CONSTRAINT item_name_qty"
+                + " DO UPDATE SET note = EXCLUDED.name");
+        assertThat(sql).contains("WHERE (item.\"name\", item.\"qty\") IN (SELECT repl_v.\"name\", repl_v.\"qty\" FROM repl_v)"
+                + " FOR UPDATE OF item")
+                .contains("ON CONFLICT ON CONSTRAINT item_name_qty DO UPDATE SET \"note\" = EXCLUDED.name")
+                .contains("LEFT JOIN repl_lock ON repl_lock.");
+        assertThat(markers(sql)).isEqualTo(3);
+        assertThat(plan("INSERT INTO item (id, name) VALUES (1, 'a') ON CONFLICT ON CONSTRAINT \"item_pkey\""
+                + " DO UPDATE SET name = 'b'")).contains("ON CONFLICT ON CONSTRAINT \"item_pkey\" DO UPDATE");
+    }
+
+    @Test
+    void anUnknownConstraintIsPostgresqlsOwnError() {
+        assertThatThrownBy(() -> plan("INSERT INTO item (id, name) VALUES (1, 'a') ON CONFLICT ON CONSTRAINT nope"
+                + " DO UPDATE SET name = 'b'"))
+                .isInstanceOf(SQLException.class)
+                .hasMessage("constraint \"nope\" for table \"item\" does not exist")
+                .extracting(e -> ((SQLException) e).getSQLState()).isEqualTo("42704");
+        assertThatThrownBy(() -> plan("INSERT INTO item (id, name) VALUES (1, 'a') ON CONFLICT ON CONSTRAINT \"Item_pkey\""
+                + " DO UPDATE SET name = 'b'")).hasMessageContaining("\"Item_pkey\"");
+    }
+
+    @Test
+    void doUpdateWithoutAConflictTargetIsPostgresqlsOwnError() {
+        assertThatThrownBy(() -> plan("INSERT INTO item (id, name) VALUES (1, 'a') ON CONFLICT DO UPDATE SET name = 'b'"))
+                .hasMessage("ON CONFLICT DO UPDATE requires inference specification or constraint name")
+                .extracting(e -> ((SQLException) e).getSQLState()).isEqualTo("42601");
+    }
+
+    @Test
+    void insertSelectWithTheColumnsItFillsNamesThemInItsChangeVector() throws Exception {
+        Dml d = dml("INSERT INTO item SELECT id + 10, name FROM item WHERE id = ?");
+        assertThat(CAPTURE.plan(d, ITEM, CaptureSettings.DEFAULT).sql()).contains("'[\"id\",\"name\",\"qty\",\"note\"]'::json");
+        Dml named = d.withAssignedColumns(List.of(new ColumnRef("id", true), new ColumnRef("name", true)));
+        String sql = CAPTURE.plan(named, ITEM, CaptureSettings.DEFAULT).sql();
+        assertThat(sql).startsWith("WITH repl_changed AS (INSERT INTO item (\"id\", \"name\") SELECT id + 10, name FROM item WHERE id = ?")
+                .contains("'[\"id\",\"name\"]'::json");
+        // and an upsert of such a query is captured too
+        assertThat(CAPTURE.plan(dml("INSERT INTO item SELECT id + 10, name FROM item ON CONFLICT (id) DO UPDATE SET qty = 0")
+                .withAssignedColumns(named.assignedColumns()), ITEM, CaptureSettings.DEFAULT).sql())
+                .contains("WITH repl_v (\"id\", \"name\") AS (SELECT id + 10, name FROM item)");
+    }
+}
