@@ -4,6 +4,7 @@ import io.jdbcrepl.ReplDriver;
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.PeerConfig;
 import io.jdbcrepl.logging.DriverLog;
+import io.jdbcrepl.node.CommitSignal;
 import io.jdbcrepl.node.Node;
 
 import java.sql.Connection;
@@ -32,6 +33,8 @@ final class Applier implements Runnable {
     private final long pollMillis;
     private final ProgressStore progress;
     private final ErrorQueue errorQueue;
+    private final ConflictLog conflicts;
+    private final CommitSignal signal;
 
     private volatile boolean stopped;
     private volatile boolean dropped;
@@ -51,6 +54,8 @@ final class Applier implements Runnable {
         this.pollMillis = node.config().applyPoll().toMillis();
         this.progress = new ProgressStore(node.changeLog());
         this.errorQueue = new ErrorQueue(node.dialect(), node.changeLog());
+        this.conflicts = new ConflictLog(node.dialect(), node.changeLog());
+        this.signal = CommitSignal.of(peer.name());
     }
 
     String source() {
@@ -162,16 +167,32 @@ final class Applier implements Runnable {
             }
             applied = at;
             TableMap tables = new TableMap(l, node.dialect(), node.config(), sourceSchema, node.logSchema());
-            try (RowApplier rows = new RowApplier(l, node.dialect(), tables, ConflictHandler.NONE)) {
+            ConflictHandler handlers = new PrebuiltHandlers(node.dialect(), node.config(), node.logSchema(), node.name(),
+                    peer.name(), errorQueue, conflicts);
+            try (RowApplier rows = new RowApplier(l, node.dialect(), tables, handlers)) {
                 if (state != State.RUNNING) LOG.info("jdbc:repl: applying from " + peer.name() + " to " + node.name());
                 state = State.RUNNING;
                 lastError = null;
                 while (!stopped) {
+                    long seen = signal.generation();
                     boolean more = applyBatch(l, r, rows);
                     subscribe(r, sourceSubscribers, !more);
-                    if (!more) r.await(pollMillis);
+                    if (!more) awaitNews(r, seen);
                 }
             }
+        }
+    }
+
+    /**
+     * Idle: waits for the source's news. A peer in this JVM fires its commit signal; PostgreSQL also
+     * notifies across JVMs, the others are polled.
+     */
+    private void awaitNews(SourceReader r, long seen) throws SQLException, InterruptedException {
+        if (signal.generation() != seen) return;
+        if (r instanceof EpochSourceReader) {
+            signal.await(seen, pollMillis);
+        } else {
+            r.await(pollMillis);
         }
     }
 
@@ -256,6 +277,7 @@ final class Applier implements Runnable {
                 group.applied++;
             } catch (ApplyFailure failure) {
                 l.rollback(exact);
+                conflicts.write(l, failure.history);
                 errorQueue.record(l, peer.name(), tx, failure, r);
                 group.queued++;
                 LOG.warn("jdbc:repl: transaction " + tx.txId() + " from " + peer.name() + " moved to the error queue at "

@@ -2,7 +2,10 @@ package io.jdbcrepl.apply;
 
 import io.jdbcrepl.capture.ColumnInfo;
 import io.jdbcrepl.capture.sql.Dialect;
-import io.jdbcrepl.config.ConflictType;
+import io.jdbcrepl.config.ColumnSet;
+import io.jdbcrepl.conflict.Conflict;
+import io.jdbcrepl.conflict.ConflictDetector;
+import io.jdbcrepl.conflict.TableSettings;
 import io.jdbcrepl.lcr.CommandType;
 import io.jdbcrepl.lcr.RowImage;
 import io.jdbcrepl.lcr.RowLcr;
@@ -145,25 +148,44 @@ final class RowApplier implements AutoCloseable {
                 throw new ApplyFailure(number, "21000", plan.command + " changed " + count + " rows of "
                         + plan.table.info().qualifiedName() + ": its key is not unique here", null);
             }
-            conflict = detail(() -> rowConflict(plan), number);
+            RowImage current = detail(() -> currentRow(plan), number);
+            conflict = ConflictDetector.detect(plan.lcr, current, settings(plan.table)).orElseThrow(() -> new ApplyFailure(
+                    number, "55000", plan.command + " changed no row of " + plan.table.info().qualifiedName()
+                            + " although its row matches the LCR's old values (" + plan.lcr + ")", null));
         } catch (SQLException e) {
             local.rollback(sp);
             if (SqlErrors.transientError(e)) throw e;
             if (SqlErrors.uniqueViolation(e, dialect) && plan.command == CommandType.INSERT) {
-                conflict = detail(() -> uniquenessConflict(plan, e), number);
+                RowImage current = detail(() -> currentRow(plan), number);
+                // not found by the key: another unique constraint is taken
+                conflict = ConflictDetector.uniqueness(plan.lcr, current == null ? new RowImage() : current,
+                        settings(plan.table), current != null);
             } else if (SqlErrors.foreignKeyViolation(e, dialect)) {
-                conflict = new Conflict(null, Conflict.Kind.FOREIGN_KEY, plan.command, List.of(), Map.of(), e.getMessage());
+                conflict = ConflictDetector.foreignKey(plan.lcr, SqlErrors.state(e), e.getMessage());
             } else {
                 throw new ApplyFailure(number, SqlErrors.state(e), e.getMessage(), e);
             }
         }
-        if (!handler.resolve(conflict, plan.lcr, local)) {
-            throw new ApplyFailure(number, conflict.errorCode(), conflict.message() + " (" + plan.lcr + ")", null);
+        ApplyFailure unresolved = handler.resolve(conflict, plan.lcr, plan.table, number, local);
+        if (unresolved != null) throw unresolved;
+    }
+
+    /** What conflict detection needs of a destination table. */
+    static TableSettings settings(TableMap.LocalTable t) {
+        List<String> notNull = new ArrayList<>();
+        List<String> padded = new ArrayList<>();
+        for (ColumnInfo c : t.info().columns()) {
+            if (!c.nullable()) notNull.add(c.name());
+            String type = c.typeName() == null ? "" : c.typeName().toLowerCase(java.util.Locale.ROOT);
+            if (type.equals("bpchar") || type.equals("char") || type.equals("character")) padded.add(c.name());
         }
+        ColumnSet noCompare = t.noCompareAll() ? ColumnSet.STAR
+                : t.noCompare().isEmpty() ? null : ColumnSet.of(List.copyOf(t.noCompare()));
+        return new TableSettings(t.info().schema(), t.info().name(), t.info().key(), noCompare, notNull, padded);
     }
 
     /** Finding out a conflict's detail failed: the LCR fails with that error. */
-    private Conflict detail(Call<Conflict> find, long number) throws SQLException, ApplyFailure {
+    private <T> T detail(Call<T> find, long number) throws SQLException, ApplyFailure {
         try {
             return find.call();
         } catch (SQLException e) {
@@ -172,47 +194,8 @@ final class RowApplier implements AutoCloseable {
         }
     }
 
-    /** An UPDATE or DELETE that found no row: missing, or present with other old values. */
-    private Conflict rowConflict(Plan plan) throws SQLException {
-        Map<String, Object> current = currentRow(plan);
-        Conflict.Kind kind = plan.command == CommandType.UPDATE ? Conflict.Kind.UPDATE : Conflict.Kind.DELETE;
-        if (current == null) {
-            return new Conflict(ConflictType.ROW_MISSING, Conflict.Kind.DELETE, plan.command, List.of(), Map.of(),
-                    "no row with key " + keyText(plan) + " in " + plan.table.info().qualifiedName());
-        }
-        List<String> differing = differing(plan.table, plan.lcr.oldValues(), current);
-        return new Conflict(ConflictType.ROW_EXISTS, kind, plan.command, differing, current,
-                "the row with key " + keyText(plan) + " in " + plan.table.info().qualifiedName() + " has other values");
-    }
-
-    private Conflict uniquenessConflict(Plan plan, SQLException e) throws SQLException {
-        Map<String, Object> current = currentRow(plan);
-        List<String> differing = current == null ? List.of() : differing(plan.table, plan.lcr.newValues(), current);
-        return new Conflict(ConflictType.ROW_EXISTS, Conflict.Kind.UNIQUENESS, plan.command, differing, current, e.getMessage());
-    }
-
-    private List<String> differing(TableMap.LocalTable table, RowImage image, Map<String, Object> current) {
-        List<String> out = new ArrayList<>();
-        image.asMap().forEach((source, value) -> {
-            String stored = table.column(source);
-            if (stored == null || !table.compared(stored)) return;
-            Object expected = ValueBinding.convert(value, table.columnInfo(stored).type());
-            if (!ValueBinding.same(expected, current.get(stored))) out.add(stored);
-        });
-        return out;
-    }
-
-    private String keyText(Plan plan) {
-        Map<String, Object> key = new LinkedHashMap<>();
-        for (String k : plan.table.info().key()) {
-            TypedValue v = keyValue(plan.table, plan.lcr, k);
-            key.put(k, v == null ? null : v.value());
-        }
-        return key.toString();
-    }
-
-    /** The destination's row with the LCR's key, or null. */
-    private Map<String, Object> currentRow(Plan plan) throws SQLException {
+    /** The destination's row with the LCR's key (every column, as its portable type), or null. */
+    private RowImage currentRow(Plan plan) throws SQLException {
         TableMap.LocalTable t = plan.table;
         List<String> columns = t.info().columns().stream().map(ColumnInfo::name).toList();
         List<String> key = t.info().key();
@@ -225,9 +208,10 @@ final class RowApplier implements AutoCloseable {
             }
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) return null;
-                Map<String, Object> row = new LinkedHashMap<>();
+                RowImage row = new RowImage();
                 for (int c = 0; c < columns.size(); c++) {
-                    row.put(columns.get(c), t.columnInfo(columns.get(c)).type().read(rs, c + 1));
+                    ValueType type = t.columnInfo(columns.get(c)).type();
+                    row.put(columns.get(c), type, type.read(rs, c + 1));
                 }
                 return row;
             }
