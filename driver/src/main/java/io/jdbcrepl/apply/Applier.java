@@ -31,6 +31,7 @@ final class Applier implements Runnable {
     private final PeerConfig peer;
     private final int batchLcrs;
     private final long pollMillis;
+    private final java.time.Duration fkRetry;
     private final ProgressStore progress;
     private final ErrorQueue errorQueue;
     private final ConflictLog conflicts;
@@ -52,6 +53,7 @@ final class Applier implements Runnable {
         this.peer = peer;
         this.batchLcrs = node.config().applyBatch();
         this.pollMillis = node.config().applyPoll().toMillis();
+        this.fkRetry = node.config().fkRetry();
         this.progress = new ProgressStore(node.changeLog());
         this.errorQueue = new ErrorQueue(node.dialect(), node.changeLog());
         this.conflicts = new ConflictLog(node.dialect(), node.changeLog());
@@ -233,7 +235,7 @@ final class Applier implements Runnable {
             while (!stopped && (tx = batch.next()) != null) {
                 any = true;
                 read = tx.after();
-                applyTransaction(l, r, rows, tx, group);
+                applyTransaction(l, r, rows, tx, group, last);
                 last = tx.after();
                 if (group.lcrs >= batchLcrs) {
                     commit(l, group, last);
@@ -258,7 +260,8 @@ final class Applier implements Runnable {
         }
     }
 
-    private void applyTransaction(Connection l, SourceReader r, RowApplier rows, SourceTx tx, Group group) throws SQLException {
+    private void applyTransaction(Connection l, SourceReader r, RowApplier rows, SourceTx tx, Group group,
+            Position before) throws SQLException {
         Savepoint sp = l.setSavepoint();
         long[] count = {0};
         try {
@@ -269,25 +272,71 @@ final class Applier implements Runnable {
         } catch (ApplyFailure fast) {
             rows.discard();
             l.rollback(sp);
-            Savepoint exact = l.setSavepoint();
-            rows.exact(true);
-            try {
-                count[0] = r.lcrs(tx.txId(), rows::apply);
-                l.releaseSavepoint(exact);
+            ApplyFailure failure = applyExactly(l, r, rows, tx, count);
+            if (failure != null && "FOREIGN_KEY".equals(failure.code) && !fkRetry.isZero()) {
+                failure = retryForeignKey(l, r, rows, tx, group, before, count, failure);
+            }
+            if (failure == null) {
                 group.applied++;
-            } catch (ApplyFailure failure) {
-                l.rollback(exact);
+            } else {
                 conflicts.write(l, failure.history);
                 errorQueue.record(l, peer.name(), tx, failure, r);
                 group.queued++;
                 LOG.warn("jdbc:repl: transaction " + tx.txId() + " from " + peer.name() + " moved to the error queue at "
                         + node.name() + ": LCR " + failure.number + ", " + failure.code + ": " + failure.getMessage());
-            } finally {
-                rows.exact(false);
             }
         }
         group.lcrs += Math.max(1, count[0]);
         group.lastTx = tx.txId();
+    }
+
+    /** Runs the transaction in exact mode under a savepoint; the failure (rolled back), or null when applied. */
+    private ApplyFailure applyExactly(Connection l, SourceReader r, RowApplier rows, SourceTx tx, long[] count)
+            throws SQLException {
+        Savepoint exact = l.setSavepoint();
+        rows.exact(true);
+        try {
+            count[0] = r.lcrs(tx.txId(), rows::apply);
+            l.releaseSavepoint(exact);
+            return null;
+        } catch (ApplyFailure failure) {
+            l.rollback(exact);
+            return failure;
+        } finally {
+            rows.exact(false);
+        }
+    }
+
+    /**
+     * SPEC 5.2: a transaction failing on a foreign key is retried for up to repl.fk.retry, since the
+     * missing parent usually comes from another peer, whose applier runs in its own thread. What
+     * this local transaction holds is committed first, so that its locks do not hold that applier up.
+     */
+    private ApplyFailure retryForeignKey(Connection l, SourceReader r, RowApplier rows, SourceTx tx, Group group,
+            Position before, long[] count, ApplyFailure failure) throws SQLException {
+        if (group.applied + group.queued > 0) {
+            commit(l, group, before);
+            group.applied = 0;
+            group.queued = 0;
+            group.lcrs = 0;
+        }
+        long deadline = System.nanoTime() + fkRetry.toNanos();
+        long pause = Math.max(10, Math.min(pollMillis, 200));
+        LOG.info("jdbc:repl: transaction " + tx.txId() + " from " + peer.name() + " fails on a foreign key at "
+                + node.name() + ", retrying for up to " + fkRetry + ": " + failure.getMessage());
+        while (System.nanoTime() < deadline) {
+            if (stopped) throw new SQLException("Applying from " + peer.name() + " stopped", "57P01");
+            try {
+                Thread.sleep(pause);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SQLException("Applying from " + peer.name() + " interrupted", "57P01", e);
+            }
+            l.commit(); // a fresh snapshot, where the parent may be now
+            failure = applyExactly(l, r, rows, tx, count);
+            if (failure == null || !"FOREIGN_KEY".equals(failure.code)) return failure;
+        }
+        return failure;
     }
 
     private void commit(Connection l, Group group, Position to) throws SQLException {

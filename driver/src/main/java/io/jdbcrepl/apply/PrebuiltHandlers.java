@@ -26,8 +26,8 @@ import java.util.Map;
  * SPEC 5.2's first step on the apply side: the conflict core's decision for the prebuilt handlers
  * ({@code repl.handler.*}) of the destination table, executed on the local connection; the RECORD
  * entries go to the error queue, every conflict to {@code repl_conflict}. An unresolved conflict is
- * logged (one WARN line) and returned as the failure that queues the transaction; its history is
- * written by the applier after the rollback.
+ * returned as the failure that queues the transaction (the applier logs it, one WARN line, and
+ * writes its history after the rollback).
  */
 final class PrebuiltHandlers implements ConflictHandler {
 
@@ -62,7 +62,8 @@ final class PrebuiltHandlers implements ConflictHandler {
         List<Resolution.ConflictHistory> rows = r.history(Instant.now(), resolver.table());
         String code = conflict.type() == null ? "FOREIGN_KEY" : conflict.type().name();
         if (!r.resolved()) {
-            LOG.warn("jdbc:repl: unresolved conflict at " + node + " applying from " + source + ": " + r.reason());
+            // the applier logs it once, as it queues the transaction (not at each repl.fk.retry attempt)
+            LOG.debug("jdbc:repl: unresolved conflict at " + node + " applying from " + source + ": " + r.reason());
             return new ApplyFailure(number, code, r.reason(), null, rows);
         }
         try {
