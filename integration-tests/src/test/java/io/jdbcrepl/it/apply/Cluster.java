@@ -132,6 +132,13 @@ final class Cluster implements AutoCloseable {
         return out;
     }
 
+    /** Runs one statement through node i's {@code jdbc:repl:} URL (captured). */
+    void execute(int i, String sql) throws SQLException {
+        try (Connection c = open(i); Statement s = c.createStatement()) {
+            s.executeUpdate(sql);
+        }
+    }
+
     long count(int i, String sql) throws SQLException {
         try (Connection c = dbs.get(i).openRaw(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             rs.next();

@@ -55,8 +55,8 @@ class ConflictKindsIT {
         Map<String, String> props = new LinkedHashMap<>(handlers);
         props.put("repl.apply", "false");
         cluster = new Cluster(dbs, props);
-        execute(0, atN1);
-        execute(1, atN2);
+        cluster.execute(0, atN1);
+        cluster.execute(1, atN2);
         cluster.admin(0).startApply();
         cluster.admin(1).startApply();
         cluster.waitForAll();
@@ -143,11 +143,5 @@ class ConflictKindsIT {
     private void assertQueues(int n1, int n2) throws SQLException {
         assertThat(cluster.count(0, "SELECT count(*) FROM repl_error")).as("error queue at n1").isEqualTo(n1);
         assertThat(cluster.count(1, "SELECT count(*) FROM repl_error")).as("error queue at n2").isEqualTo(n2);
-    }
-
-    private void execute(int node, String sql) throws Exception {
-        try (Connection c = cluster.open(node); Statement s = c.createStatement()) {
-            s.executeUpdate(sql);
-        }
     }
 }

@@ -45,10 +45,10 @@ class ErrorQueueIT {
         cluster = new Cluster(databases.nodes(Vendor.POSTGRESQL, "errq", 2), Map.of("repl.apply", "false"));
         cluster.ddl(v -> List.of("CREATE TABLE employees (employee_id INT PRIMARY KEY, salary DECIMAL(10,2))",
                 "INSERT INTO employees VALUES (200, 4400), (201, 4400)"));
-        execute(0, "UPDATE employees SET salary = 4900 WHERE employee_id = 200");
-        execute(0, "UPDATE employees SET salary = 4900 WHERE employee_id = 201");
-        execute(1, "UPDATE employees SET salary = 5000 WHERE employee_id = 200");
-        execute(1, "UPDATE employees SET salary = 5000 WHERE employee_id = 201");
+        cluster.execute(0, "UPDATE employees SET salary = 4900 WHERE employee_id = 200");
+        cluster.execute(0, "UPDATE employees SET salary = 4900 WHERE employee_id = 201");
+        cluster.execute(1, "UPDATE employees SET salary = 5000 WHERE employee_id = 200");
+        cluster.execute(1, "UPDATE employees SET salary = 5000 WHERE employee_id = 201");
         cluster.admin(0).startApply();
         cluster.admin(1).startApply();
         cluster.waitForAll();
@@ -108,12 +108,6 @@ class ErrorQueueIT {
 
     private void raw(int node, String sql) throws SQLException {
         try (Connection c = cluster.db(node).openRaw(); Statement s = c.createStatement()) {
-            s.executeUpdate(sql);
-        }
-    }
-
-    private void execute(int node, String sql) throws SQLException {
-        try (Connection c = cluster.open(node); Statement s = c.createStatement()) {
             s.executeUpdate(sql);
         }
     }

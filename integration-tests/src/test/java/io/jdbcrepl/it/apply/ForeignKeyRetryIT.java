@@ -7,9 +7,6 @@ import io.jdbcrepl.admin.ReplAdmin;
 import io.jdbcrepl.it.support.TestDatabases;
 import io.jdbcrepl.it.support.Vendor;
 
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -46,11 +43,11 @@ class ForeignKeyRetryIT {
     private void departmentAtAEmployeeAtB(String fkRetry) throws Exception {
         cluster = new Cluster(databases.nodes(Vendor.POSTGRESQL, "fk", 3), Map.of("repl.apply", "false"));
         cluster.ddl(v -> DDL);
-        execute(0, "INSERT INTO departments VALUES (10, 'sales')");
+        cluster.execute(0, "INSERT INTO departments VALUES (10, 'sales')");
         cluster.admin(1).startApply();
         cluster.admin(1).waitForPeers(Cluster.WAIT);
         assertThat(cluster.count(1, "SELECT count(*) FROM departments")).isEqualTo(1);
-        execute(1, "INSERT INTO employees VALUES (1, 10)");
+        cluster.execute(1, "INSERT INTO employees VALUES (1, 10)");
         // C applies from B only: B's employee arrives, A's department cannot
         fromB = new Cluster(List.of(cluster.db(0), cluster.db(1), cluster.db(2)),
                 Map.of("repl.apply", "false", "repl.peers", "n2", "repl.fk.retry", fkRetry));
@@ -94,11 +91,5 @@ class ForeignKeyRetryIT {
             Thread.sleep(20);
         }
         throw new AssertionError("C's applier for B never started on B's transaction");
-    }
-
-    private void execute(int node, String sql) throws SQLException {
-        try (Connection c = cluster.open(node); Statement s = c.createStatement()) {
-            s.executeUpdate(sql);
-        }
     }
 }

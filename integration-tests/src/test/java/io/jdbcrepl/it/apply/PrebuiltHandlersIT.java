@@ -92,8 +92,8 @@ class PrebuiltHandlersIT {
             props.put("repl.apply", "false");
             cluster = new Cluster(dbs, props);
 
-            execute(0, "UPDATE employees SET salary = 4900 WHERE employee_id = 200");
-            execute(1, "UPDATE employees SET salary = 5000 WHERE employee_id = 200");
+            cluster.execute(0, "UPDATE employees SET salary = 4900 WHERE employee_id = 200");
+            cluster.execute(1, "UPDATE employees SET salary = 5000 WHERE employee_id = 200");
             cluster.admin(0).startApply();
             cluster.admin(1).startApply();
             cluster.waitForAll();
@@ -128,12 +128,6 @@ class PrebuiltHandlersIT {
     private void raw(int node, String... sql) throws SQLException {
         try (Connection c = cluster.db(node).openRaw(); Statement s = c.createStatement()) {
             for (String q : sql) s.executeUpdate(q);
-        }
-    }
-
-    private void execute(int node, String sql) throws Exception {
-        try (Connection c = cluster.open(node); Statement s = c.createStatement()) {
-            s.executeUpdate(sql);
         }
     }
 }
