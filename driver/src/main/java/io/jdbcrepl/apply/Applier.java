@@ -171,7 +171,8 @@ final class Applier implements Runnable {
             TableMap tables = new TableMap(l, node.dialect(), node.config(), sourceSchema, node.logSchema());
             ConflictHandler handlers = new PrebuiltHandlers(node.dialect(), node.config(), node.logSchema(), node.name(),
                     peer.name(), errorQueue, conflicts);
-            try (RowApplier rows = new RowApplier(l, node.dialect(), tables, handlers)) {
+            try (RowApplier rows = new RowApplier(l, node.dialect(), tables, handlers,
+                    CustomApply.of(node.dialect(), node.config(), node.logSchema()))) {
                 if (state != State.RUNNING) LOG.info("jdbc:repl: applying from " + peer.name() + " to " + node.name());
                 state = State.RUNNING;
                 lastError = null;

@@ -11,7 +11,6 @@ import java.sql.SQLException;
  * LCR and the local connection, inside the LCR's savepoint. {@link PrebuiltHandlers} is the
  * implementation.
  */
-@FunctionalInterface
 interface ConflictHandler {
 
     /**
@@ -20,4 +19,8 @@ interface ConflictHandler {
      */
     ApplyFailure resolve(Conflict conflict, RowLcr lcr, TableMap.LocalTable table, long number, Connection local)
             throws SQLException;
+
+    /** An unresolved conflict that a custom handler then took over: its history is written now. */
+    default void recordUnresolved(Connection local, ApplyFailure unresolved) throws SQLException {
+    }
 }

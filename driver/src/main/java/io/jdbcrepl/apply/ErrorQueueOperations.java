@@ -153,7 +153,8 @@ final class ErrorQueueOperations {
         ErrorQueue queue = new ErrorQueue(node.dialect(), node.changeLog());
         ConflictHandler handlers = new PrebuiltHandlers(node.dialect(), node.config(), node.logSchema(), node.name(),
                 entry.sourceDatabase(), queue, new ConflictLog(node.dialect(), node.changeLog()));
-        try (RowApplier rows = new RowApplier(local, node.dialect(), tables, handlers)) {
+        try (RowApplier rows = new RowApplier(local, node.dialect(), tables, handlers,
+                CustomApply.of(node.dialect(), node.config(), node.logSchema()))) {
             rows.exact(true);
             long number = 0;
             for (RowLcr lcr : entry.lcrs()) {

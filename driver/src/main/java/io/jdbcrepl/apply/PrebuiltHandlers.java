@@ -84,6 +84,11 @@ final class PrebuiltHandlers implements ConflictHandler {
         return null;
     }
 
+    @Override
+    public void recordUnresolved(Connection local, ApplyFailure unresolved) throws SQLException {
+        history.write(local, unresolved.history);
+    }
+
     private ConflictResolver resolver(TableMap.LocalTable table) throws SQLException {
         ConflictResolver known = resolvers.get(table.sql());
         if (known != null) return known;

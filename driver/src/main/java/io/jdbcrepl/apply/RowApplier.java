@@ -5,6 +5,9 @@ import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.ColumnSet;
 import io.jdbcrepl.conflict.Conflict;
 import io.jdbcrepl.conflict.ConflictDetector;
+import io.jdbcrepl.conflict.ConflictException;
+import io.jdbcrepl.conflict.CustomHandlers;
+import io.jdbcrepl.conflict.HandlerContext;
 import io.jdbcrepl.conflict.TableSettings;
 import io.jdbcrepl.lcr.CommandType;
 import io.jdbcrepl.lcr.RowImage;
@@ -22,6 +25,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Applies row LCRs to the local database: INSERT with the new values, UPDATE and DELETE found by the
@@ -40,17 +44,20 @@ final class RowApplier implements AutoCloseable {
     private final Dialect dialect;
     private final TableMap tables;
     private final ConflictHandler handler;
+    private final CustomApply customs;
     private final Map<String, PreparedStatement> statements = new LinkedHashMap<>(16, 0.75f, true);
 
     private boolean exact;
     private Plan pending;
     private final List<Long> pendingNumbers = new ArrayList<>();
 
-    RowApplier(Connection local, Dialect dialect, TableMap tables, ConflictHandler handler) {
+    /** @param customs the custom handlers (SPEC 5.4), null when none is configured */
+    RowApplier(Connection local, Dialect dialect, TableMap tables, ConflictHandler handler, CustomApply customs) {
         this.local = local;
         this.dialect = dialect;
         this.tables = tables;
         this.handler = handler;
+        this.customs = customs;
     }
 
     /** Exact mode: no batching, conflicts found out (used to re-run a failed transaction). */
@@ -72,6 +79,13 @@ final class RowApplier implements AutoCloseable {
         } catch (SQLException e) {
             if (SqlErrors.transientError(e)) throw e;
             throw new ApplyFailure(number, SqlErrors.state(e), e.getMessage(), e);
+        }
+        Optional<CustomHandlers.Loaded> custom = customs == null ? Optional.empty()
+                : customs.of(plan.table).dmlHandler(lcr.commandType());
+        if (custom.isPresent()) { // SPEC 5.4: called instead of the default apply
+            flush();
+            callHandler(custom.get(), lcr, null, number);
+            return;
         }
         if (exact) {
             applyExactly(plan, number);
@@ -133,15 +147,27 @@ final class RowApplier implements AutoCloseable {
     }
 
     private void applyExactly(Plan plan, long number) throws SQLException, ApplyFailure {
+        Conflict conflict = attempt(plan, number);
+        if (conflict == null) return;
+        ApplyFailure unresolved = handler.resolve(conflict, plan.lcr, plan.table, number, local);
+        if (unresolved == null) return;
+        Optional<CustomHandlers.Loaded> errorHandler = customs == null ? Optional.empty()
+                : customs.of(plan.table).errorHandler(plan.command);
+        if (errorHandler.isEmpty()) throw unresolved;
+        handler.recordUnresolved(local, unresolved);
+        callHandler(errorHandler.get(), plan.lcr, conflict, number);
+    }
+
+    /** Runs the LCR's statement under a savepoint: null when it applied, else the conflict (rolled back). */
+    private Conflict attempt(Plan plan, long number) throws SQLException, ApplyFailure {
         PreparedStatement ps = statement(plan.sql);
         bind(ps, plan);
         Savepoint sp = local.setSavepoint();
-        Conflict conflict;
         try {
             int count = ps.executeUpdate();
             if (count == 1 || plan.command == CommandType.INSERT) {
                 local.releaseSavepoint(sp);
-                return;
+                return null;
             }
             local.rollback(sp);
             if (count > 1) {
@@ -149,7 +175,7 @@ final class RowApplier implements AutoCloseable {
                         + plan.table.info().qualifiedName() + ": its key is not unique here", null);
             }
             RowImage current = detail(() -> currentRow(plan), number);
-            conflict = ConflictDetector.detect(plan.lcr, current, settings(plan.table)).orElseThrow(() -> new ApplyFailure(
+            return ConflictDetector.detect(plan.lcr, current, settings(plan.table)).orElseThrow(() -> new ApplyFailure(
                     number, "55000", plan.command + " changed no row of " + plan.table.info().qualifiedName()
                             + " although its row matches the LCR's old values (" + plan.lcr + ")", null));
         } catch (SQLException e) {
@@ -158,16 +184,62 @@ final class RowApplier implements AutoCloseable {
             if (SqlErrors.uniqueViolation(e, dialect) && plan.command == CommandType.INSERT) {
                 RowImage current = detail(() -> currentRow(plan), number);
                 // not found by the key: another unique constraint is taken
-                conflict = ConflictDetector.uniqueness(plan.lcr, current == null ? new RowImage() : current,
+                return ConflictDetector.uniqueness(plan.lcr, current == null ? new RowImage() : current,
                         settings(plan.table), current != null);
             } else if (SqlErrors.foreignKeyViolation(e, dialect)) {
-                conflict = ConflictDetector.foreignKey(plan.lcr, SqlErrors.state(e), e.getMessage());
-            } else {
-                throw new ApplyFailure(number, SqlErrors.state(e), e.getMessage(), e);
+                return ConflictDetector.foreignKey(plan.lcr, SqlErrors.state(e), e.getMessage());
             }
+            throw new ApplyFailure(number, SqlErrors.state(e), e.getMessage(), e);
         }
-        ApplyFailure unresolved = handler.resolve(conflict, plan.lcr, plan.table, number, local);
-        if (unresolved != null) throw unresolved;
+    }
+
+    /**
+     * Calls a custom handler (SPEC 5.4) with the LCR and, for an error handler, the conflict; its
+     * {@code execute} applies the LCR as it is then. Whatever it throws queues the transaction.
+     */
+    private void callHandler(CustomHandlers.Loaded custom, RowLcr lcr, Conflict conflict, long number)
+            throws SQLException, ApplyFailure {
+        String name = "custom handler " + custom.definition().name() + " (" + custom.definition().className() + ")";
+        HandlerContext context = new HandlerContext(lcr, conflict, local,
+                (changed, resolution) -> executeForHandler(changed, number, resolution));
+        try {
+            custom.handler().handle(context);
+        } catch (ConflictException e) {
+            Conflict c = e.conflict();
+            throw new ApplyFailure(number, c == null || c.type() == null ? "FOREIGN_KEY" : c.type().name(),
+                    name + ": " + e.getMessage(), e);
+        } catch (SQLException e) {
+            if (SqlErrors.transientError(e)) throw e;
+            throw new ApplyFailure(number, SqlErrors.state(e), name + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            throw new ApplyFailure(number, "HY000", name + " threw " + e, e);
+        }
+    }
+
+    /** {@code DmlContext.execute}: the conflict met and resolved, null when none; unresolved thrown. */
+    private Conflict executeForHandler(RowLcr lcr, long number, boolean conflictResolution) throws SQLException {
+        try {
+            Plan plan;
+            try {
+                plan = plan(lcr);
+            } catch (IllegalArgumentException e) {
+                throw new SQLException(e.getMessage() + " (" + lcr + ")", "22000", e);
+            }
+            Conflict conflict = attempt(plan, number);
+            if (conflict == null) return null;
+            String what = conflict.operation() + " " + (conflict.type() == null ? "FOREIGN_KEY" : conflict.type())
+                    + " conflict on " + plan.table.info().qualifiedName()
+                    + (conflict.columns().isEmpty() ? "" : " columns " + conflict.columns());
+            if (!conflictResolution) throw new ConflictException(what, conflict);
+            ApplyFailure unresolved = handler.resolve(conflict, lcr, plan.table, number, local);
+            if (unresolved != null) {
+                handler.recordUnresolved(local, unresolved);
+                throw new ConflictException(unresolved.getMessage(), conflict);
+            }
+            return conflict;
+        } catch (ApplyFailure f) {
+            throw new SQLException(f.getMessage(), f.code, f);
+        }
     }
 
     /** What conflict detection needs of a destination table. */
