@@ -2,6 +2,7 @@ package io.jdbcrepl.admin;
 
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The replication admin API of a node, reached from any {@code jdbc:repl:} connection with
@@ -33,4 +34,23 @@ public interface ReplAdmin {
 
     /** Starts the inbound server of this node in this JVM when it is not running (as a connection does). */
     void startApply() throws SQLException;
+
+    /** The error queue's entries (SPEC 5.5), in source position order, without their LCRs. */
+    List<ErrorEntry> errors() throws SQLException;
+
+    /** One error queue entry with its LCRs; SQLState 02000 when there is none with that id. */
+    ErrorEntry error(long id) throws SQLException;
+
+    /**
+     * Executes one entry: re-applies its LCRs in one local transaction with the handlers configured
+     * now and removes it. When it fails again the entry is kept with the new error, and the error is
+     * thrown (SQLState 55000); 02000 when there is no such entry.
+     */
+    void retryError(long id) throws SQLException;
+
+    /** Executes every entry in source position order, stopping at the first failure (thrown); returns how many applied. */
+    int retryAllErrors() throws SQLException;
+
+    /** Deletes one entry; SQLState 02000 when there is none with that id. */
+    void deleteError(long id) throws SQLException;
 }

@@ -4,6 +4,7 @@ import io.jdbcrepl.ReplDriver;
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.PeerConfig;
 import io.jdbcrepl.logging.DriverLog;
+import io.jdbcrepl.node.CommitSignal;
 import io.jdbcrepl.node.Node;
 
 import java.sql.Connection;
@@ -30,8 +31,11 @@ final class Applier implements Runnable {
     private final PeerConfig peer;
     private final int batchLcrs;
     private final long pollMillis;
+    private final java.time.Duration fkRetry;
     private final ProgressStore progress;
     private final ErrorQueue errorQueue;
+    private final ConflictLog conflicts;
+    private final CommitSignal signal;
 
     private volatile boolean stopped;
     private volatile boolean dropped;
@@ -49,8 +53,11 @@ final class Applier implements Runnable {
         this.peer = peer;
         this.batchLcrs = node.config().applyBatch();
         this.pollMillis = node.config().applyPoll().toMillis();
+        this.fkRetry = node.config().fkRetry();
         this.progress = new ProgressStore(node.changeLog());
         this.errorQueue = new ErrorQueue(node.dialect(), node.changeLog());
+        this.conflicts = new ConflictLog(node.dialect(), node.changeLog());
+        this.signal = CommitSignal.of(peer.name());
     }
 
     String source() {
@@ -170,16 +177,33 @@ final class Applier implements Runnable {
             }
             applied = at;
             TableMap tables = new TableMap(l, node.dialect(), node.config(), sourceSchema, node.logSchema());
-            try (RowApplier rows = new RowApplier(l, node.dialect(), tables, ConflictHandler.NONE)) {
+            ConflictHandler handlers = new PrebuiltHandlers(node.dialect(), node.config(), node.logSchema(), node.name(),
+                    peer.name(), errorQueue, conflicts);
+            try (RowApplier rows = new RowApplier(l, node.dialect(), tables, handlers,
+                    CustomApply.of(node.dialect(), node.config(), node.logSchema()))) {
                 if (state != State.RUNNING) LOG.info("jdbc:repl: applying from " + peer.name() + " to " + node.name());
                 state = State.RUNNING;
                 lastError = null;
                 while (!stopped) {
+                    long seen = signal.generation();
                     boolean more = applyBatch(l, r, rows);
                     subscribe(r, sourceSubscribers, !more);
-                    if (!more) r.await(pollMillis);
+                    if (!more) awaitNews(r, seen);
                 }
             }
+        }
+    }
+
+    /**
+     * Idle: waits for the source's news. A peer in this JVM fires its commit signal; PostgreSQL also
+     * notifies across JVMs, the others are polled.
+     */
+    private void awaitNews(SourceReader r, long seen) throws SQLException, InterruptedException {
+        if (signal.generation() != seen) return;
+        if (r instanceof EpochSourceReader) {
+            signal.await(seen, pollMillis);
+        } else {
+            r.await(pollMillis);
         }
     }
 
@@ -204,12 +228,18 @@ final class Applier implements Runnable {
 
     /** What one local transaction holds. */
     private static final class Group {
+        /** The position before its first transaction (a foreign key retry commits up to a transaction). */
+        final Position start;
         final java.util.List<SourceTx> txs = new java.util.ArrayList<>();
         boolean careful;
         int applied;
         int queued;
         long lcrs;
         String lastTx;
+
+        Group(Position start) {
+            this.start = start;
+        }
     }
 
     /**
@@ -221,8 +251,8 @@ final class Applier implements Runnable {
     private boolean applyBatch(Connection l, SourceReader r, RowApplier rows) throws SQLException {
         boolean any = false;
         try (SourceReader.Batch batch = r.batch(applied)) {
-            Group group = new Group();
             Position last = applied;
+            Group group = new Group(last);
             SourceTx tx;
             while (!stopped && (tx = batch.next()) != null) {
                 any = true;
@@ -230,7 +260,7 @@ final class Applier implements Runnable {
                 group.txs.add(tx);
                 group.lastTx = tx.txId();
                 if (group.careful) {
-                    applyTransaction(l, r, rows, tx, group);
+                    applyTransaction(l, r, rows, tx, group, last);
                 } else {
                     try {
                         group.lcrs += Math.max(1, r.lcrs(tx.txId(), rows::apply));
@@ -241,7 +271,7 @@ final class Applier implements Runnable {
                 last = tx.after();
                 if (group.lcrs >= batchLcrs) {
                     finish(l, r, rows, group, last);
-                    group = new Group();
+                    group = new Group(last);
                 }
             }
             if (stopped) {
@@ -268,7 +298,11 @@ final class Applier implements Runnable {
         l.rollback();
         group.careful = true;
         group.lcrs = 0;
-        for (SourceTx tx : group.txs) applyTransaction(l, r, rows, tx, group);
+        Position before = group.start;
+        for (SourceTx tx : group.txs) {
+            applyTransaction(l, r, rows, tx, group, before);
+            before = tx.after();
+        }
     }
 
     private void finish(Connection l, SourceReader r, RowApplier rows, Group group, Position to) throws SQLException {
@@ -283,7 +317,8 @@ final class Applier implements Runnable {
         commit(l, group, to);
     }
 
-    private void applyTransaction(Connection l, SourceReader r, RowApplier rows, SourceTx tx, Group group) throws SQLException {
+    private void applyTransaction(Connection l, SourceReader r, RowApplier rows, SourceTx tx, Group group,
+            Position before) throws SQLException {
         Savepoint sp = l.setSavepoint();
         long[] count = {0};
         try {
@@ -294,24 +329,71 @@ final class Applier implements Runnable {
         } catch (ApplyFailure fast) {
             rows.discard();
             l.rollback(sp);
-            Savepoint exact = l.setSavepoint();
-            rows.exact(true);
-            try {
-                count[0] = r.lcrs(tx.txId(), rows::apply);
-                l.releaseSavepoint(exact);
+            ApplyFailure failure = applyExactly(l, r, rows, tx, count);
+            if (failure != null && "FOREIGN_KEY".equals(failure.code) && !fkRetry.isZero()) {
+                failure = retryForeignKey(l, r, rows, tx, group, before, count, failure);
+            }
+            if (failure == null) {
                 group.applied++;
-            } catch (ApplyFailure failure) {
-                l.rollback(exact);
+            } else {
+                conflicts.write(l, failure.history);
                 errorQueue.record(l, peer.name(), tx, failure, r);
                 group.queued++;
                 LOG.warn("jdbc:repl: transaction " + tx.txId() + " from " + peer.name() + " moved to the error queue at "
                         + node.name() + ": LCR " + failure.number + ", " + failure.code + ": " + failure.getMessage());
-            } finally {
-                rows.exact(false);
             }
         }
         group.lcrs += Math.max(1, count[0]);
         group.lastTx = tx.txId();
+    }
+
+    /** Runs the transaction in exact mode under a savepoint; the failure (rolled back), or null when applied. */
+    private ApplyFailure applyExactly(Connection l, SourceReader r, RowApplier rows, SourceTx tx, long[] count)
+            throws SQLException {
+        Savepoint exact = l.setSavepoint();
+        rows.exact(true);
+        try {
+            count[0] = r.lcrs(tx.txId(), rows::apply);
+            l.releaseSavepoint(exact);
+            return null;
+        } catch (ApplyFailure failure) {
+            l.rollback(exact);
+            return failure;
+        } finally {
+            rows.exact(false);
+        }
+    }
+
+    /**
+     * SPEC 5.2: a transaction failing on a foreign key is retried for up to repl.fk.retry, since the
+     * missing parent usually comes from another peer, whose applier runs in its own thread. What
+     * this local transaction holds is committed first, so that its locks do not hold that applier up.
+     */
+    private ApplyFailure retryForeignKey(Connection l, SourceReader r, RowApplier rows, SourceTx tx, Group group,
+            Position before, long[] count, ApplyFailure failure) throws SQLException {
+        if (group.applied + group.queued > 0) {
+            commit(l, group, before);
+            group.applied = 0;
+            group.queued = 0;
+            group.lcrs = 0;
+        }
+        long deadline = System.nanoTime() + fkRetry.toNanos();
+        long pause = Math.max(10, Math.min(pollMillis, 200));
+        LOG.info("jdbc:repl: transaction " + tx.txId() + " from " + peer.name() + " fails on a foreign key at "
+                + node.name() + ", retrying for up to " + fkRetry + ": " + failure.getMessage());
+        while (System.nanoTime() < deadline) {
+            if (stopped) throw new SQLException("Applying from " + peer.name() + " stopped", "57P01");
+            try {
+                Thread.sleep(pause);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SQLException("Applying from " + peer.name() + " interrupted", "57P01", e);
+            }
+            l.commit(); // a fresh snapshot, where the parent may be now
+            failure = applyExactly(l, r, rows, tx, count);
+            if (failure == null || !"FOREIGN_KEY".equals(failure.code)) return failure;
+        }
+        return failure;
     }
 
     private void commit(Connection l, Group group, Position to) throws SQLException {

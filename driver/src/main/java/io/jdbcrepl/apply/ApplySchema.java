@@ -13,7 +13,8 @@ import java.util.List;
 /**
  * The apply side's tables, next to {@code repl_log} in {@code repl.schema}: {@code repl_progress}
  * (what this node has applied from each source), {@code repl_subscriber} (who consumes this node's
- * log, and how far), the error queue {@code repl_error} / {@code repl_error_lcr} (SPEC 5.5), and on
+ * log, and how far), the error queue {@code repl_error} / {@code repl_error_lcr} and the conflict
+ * history {@code repl_conflict} (SPEC 5.5), and on
  * H2 {@code repl_apply_lock} (the row an applier holds locked).
  */
 public final class ApplySchema {
@@ -48,7 +49,7 @@ public final class ApplySchema {
 
     private boolean exists(Connection connection) throws SQLException {
         try (Statement s = connection.createStatement();
-                ResultSet rs = s.executeQuery("SELECT count(*) FROM " + log.table("repl_error_lcr") + " WHERE 1 = 0")) {
+                ResultSet rs = s.executeQuery("SELECT count(*) FROM " + log.table("repl_conflict") + " WHERE 1 = 0")) {
             return true;
         } catch (SQLException e) {
             if (!connection.getAutoCommit()) connection.rollback();
@@ -91,7 +92,15 @@ public final class ApplySchema {
                         + " command_type VARCHAR(6) NOT NULL, schema_name VARCHAR(128), table_name VARCHAR(128) NOT NULL,"
                         + " old_values " + json + ", new_values " + json + ", column_types " + json + " NOT NULL,"
                         + " change_vector " + json + ", created_at " + ts + ","
-                        + " PRIMARY KEY (error_id, seq))" + engine));
+                        + " PRIMARY KEY (error_id, seq))" + engine,
+                ifNotExists + log.table("repl_conflict") + " (id " + identity + " PRIMARY KEY,"
+                        + " conflict_time " + ts + " NOT NULL, source_database VARCHAR(128),"
+                        + " source_transaction_id VARCHAR(64), source_position BIGINT, schema_name VARCHAR(128),"
+                        + " table_name VARCHAR(128) NOT NULL, key_values " + json + ", operation VARCHAR(6) NOT NULL,"
+                        + " conflict_type VARCHAR(16), conflict_kind VARCHAR(16) NOT NULL, conflicting_columns " + json + ","
+                        + " handler_name VARCHAR(128), handler_type VARCHAR(16), outcome VARCHAR(32) NOT NULL,"
+                        + " detail VARCHAR(4000), old_values " + json + ", new_values " + json + ", row_before " + json + ")"
+                        + engine));
         if (dialect == Dialect.H2) {
             ddl.add(ifNotExists + log.table("repl_apply_lock") + " (name VARCHAR(200) NOT NULL PRIMARY KEY)");
         }

@@ -1,5 +1,6 @@
 package io.jdbcrepl.apply;
 
+import io.jdbcrepl.conflict.Conflict;
 import io.jdbcrepl.lcr.RowLcr;
 
 import java.sql.Connection;
@@ -7,14 +8,19 @@ import java.sql.SQLException;
 
 /**
  * The seam where conflict resolution plugs in (SPEC 5.2 to 5.4): called for each conflict with the
- * LCR and the local connection, inside the source transaction's savepoint. Returning false sends the
- * whole source transaction to the error queue. This build has no handlers: {@link #NONE}.
+ * LCR and the local connection, inside the LCR's savepoint. {@link PrebuiltHandlers} is the
+ * implementation.
  */
-@FunctionalInterface
-public interface ConflictHandler {
+interface ConflictHandler {
 
-    ConflictHandler NONE = (conflict, lcr, local) -> false;
+    /**
+     * Resolves the conflict (it may change rows on {@code local}); returns null when resolved, else
+     * the failure that sends the whole source transaction to the error queue.
+     */
+    ApplyFailure resolve(Conflict conflict, RowLcr lcr, TableMap.LocalTable table, long number, Connection local)
+            throws SQLException;
 
-    /** Resolves the conflict (it may change rows on {@code local}); false when it cannot. */
-    boolean resolve(Conflict conflict, RowLcr lcr, Connection local) throws SQLException;
+    /** An unresolved conflict that a custom handler then took over: its history is written now. */
+    default void recordUnresolved(Connection local, ApplyFailure unresolved) throws SQLException {
+    }
 }

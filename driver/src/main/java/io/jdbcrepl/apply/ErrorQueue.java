@@ -36,28 +36,10 @@ final class ErrorQueue {
     /** Records the failed transaction; its LCRs come from {@code reader}. Returns the entry's id. */
     long record(Connection local, String source, SourceTx tx, ApplyFailure failure, SourceReader reader)
             throws SQLException {
-        long id;
-        String message = failure.getMessage() == null ? String.valueOf(failure.getCause()) : failure.getMessage();
-        if (message.length() > MAX_MESSAGE) message = message.substring(0, MAX_MESSAGE);
-        try (PreparedStatement ps = local.prepareStatement("INSERT INTO " + errors + " (source_database,"
-                + " source_transaction_id, source_position, message_number, message_count, error_code, error_message)"
-                + " VALUES (?, ?, ?, ?, 0, ?, ?)", new String[] {dialect == Dialect.H2 ? "ID" : "id"})) {
-            ps.setString(1, source);
-            ps.setString(2, tx.txId());
-            ps.setLong(3, tx.lastPosition());
-            ps.setLong(4, failure.number);
-            ps.setString(5, failure.code == null ? "HY000" : failure.code);
-            ps.setString(6, message);
-            ps.executeUpdate();
-            try (ResultSet keys = ps.getGeneratedKeys()) {
-                keys.next();
-                id = keys.getLong(1);
-            }
-        }
+        long id = entry(local, source, tx.txId(), tx.lastPosition(), failure.number, 0, failure.code,
+                failure.getMessage() == null ? String.valueOf(failure.getCause()) : failure.getMessage());
         long count;
-        try (PreparedStatement ps = local.prepareStatement("INSERT INTO " + lcrs + " (error_id, seq, " + LogRows.COLUMNS
-                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, " + cast("?") + ", " + cast("?") + ", " + cast("?") + ", "
-                + cast("?") + ", ?)")) {
+        try (PreparedStatement ps = local.prepareStatement(insertLcr())) {
             int[] pending = {0};
             try {
                 count = reader.lcrs(tx.txId(), (lcr, number) -> {
@@ -79,6 +61,42 @@ final class ErrorQueue {
             ps.executeUpdate();
         }
         return id;
+    }
+
+    /** A RECORD handler's LCR as an entry of its own (SPEC 5.3), {@code error_code} the conflict type. */
+    long recordLcr(Connection local, String source, RowLcr lcr, String code, String message) throws SQLException {
+        long id = entry(local, source, lcr.transactionId(), lcr.position(), 1, 1, code, message);
+        try (PreparedStatement ps = local.prepareStatement(insertLcr())) {
+            bind(ps, id, 1, lcr);
+            ps.executeUpdate();
+        }
+        return id;
+    }
+
+    private long entry(Connection local, String source, String txId, long position, long number, long count,
+            String code, String message) throws SQLException {
+        if (message.length() > MAX_MESSAGE) message = message.substring(0, MAX_MESSAGE);
+        try (PreparedStatement ps = local.prepareStatement("INSERT INTO " + errors + " (source_database,"
+                + " source_transaction_id, source_position, message_number, message_count, error_code, error_message)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?)", new String[] {dialect == Dialect.H2 ? "ID" : "id"})) {
+            ps.setString(1, source);
+            ps.setString(2, txId);
+            ps.setLong(3, position);
+            ps.setLong(4, number);
+            ps.setLong(5, count);
+            ps.setString(6, code == null ? "HY000" : code);
+            ps.setString(7, message);
+            ps.executeUpdate();
+            try (ResultSet keys = ps.getGeneratedKeys()) {
+                keys.next();
+                return keys.getLong(1);
+            }
+        }
+    }
+
+    private String insertLcr() {
+        return "INSERT INTO " + lcrs + " (error_id, seq, " + LogRows.COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+                + cast("?") + ", " + cast("?") + ", " + cast("?") + ", " + cast("?") + ", ?)";
     }
 
     private String cast(String param) {

@@ -1,6 +1,7 @@
 package io.jdbcrepl.apply;
 
 import io.jdbcrepl.ReplDriver;
+import io.jdbcrepl.admin.ErrorEntry;
 import io.jdbcrepl.admin.NodeStatus;
 import io.jdbcrepl.admin.PeerStatus;
 import io.jdbcrepl.admin.ReplAdmin;
@@ -130,6 +131,43 @@ public final class NodeAdmin implements ReplAdmin {
             throw new SQLException("Node " + node.name() + " has no repl.peers: nothing to apply from", "22023");
         }
         InboundServer.ensureStarted(node);
+    }
+
+    @Override
+    public List<ErrorEntry> errors() throws SQLException {
+        try (Connection c = local()) {
+            return new ErrorQueueOperations(node).list(c);
+        }
+    }
+
+    @Override
+    public ErrorEntry error(long id) throws SQLException {
+        try (Connection c = local()) {
+            return new ErrorQueueOperations(node).show(c, id);
+        }
+    }
+
+    @Override
+    public void retryError(long id) throws SQLException {
+        try (Connection c = local()) {
+            new ErrorQueueOperations(node).execute(c, id);
+        }
+    }
+
+    @Override
+    public int retryAllErrors() throws SQLException {
+        try (Connection c = local()) {
+            return new ErrorQueueOperations(node).executeAll(c);
+        }
+    }
+
+    @Override
+    public void deleteError(long id) throws SQLException {
+        try (Connection c = local()) {
+            if (!new ErrorQueueOperations(node).delete(c, id)) {
+                throw new SQLException("No error queue entry " + id + " at " + node.name(), "02000");
+            }
+        }
     }
 
     @Override

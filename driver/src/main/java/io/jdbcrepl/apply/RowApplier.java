@@ -2,7 +2,13 @@ package io.jdbcrepl.apply;
 
 import io.jdbcrepl.capture.ColumnInfo;
 import io.jdbcrepl.capture.sql.Dialect;
-import io.jdbcrepl.config.ConflictType;
+import io.jdbcrepl.config.ColumnSet;
+import io.jdbcrepl.conflict.Conflict;
+import io.jdbcrepl.conflict.ConflictDetector;
+import io.jdbcrepl.conflict.ConflictException;
+import io.jdbcrepl.conflict.CustomHandlers;
+import io.jdbcrepl.conflict.HandlerContext;
+import io.jdbcrepl.conflict.TableSettings;
 import io.jdbcrepl.lcr.CommandType;
 import io.jdbcrepl.lcr.RowImage;
 import io.jdbcrepl.lcr.RowLcr;
@@ -19,6 +25,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Applies row LCRs to the local database: INSERT with the new values, UPDATE and DELETE found by the
@@ -37,17 +44,20 @@ final class RowApplier implements AutoCloseable {
     private final Dialect dialect;
     private final TableMap tables;
     private final ConflictHandler handler;
+    private final CustomApply customs;
     private final Map<String, PreparedStatement> statements = new LinkedHashMap<>(16, 0.75f, true);
 
     private boolean exact;
     private Plan pending;
     private final List<Long> pendingNumbers = new ArrayList<>();
 
-    RowApplier(Connection local, Dialect dialect, TableMap tables, ConflictHandler handler) {
+    /** @param customs the custom handlers (SPEC 5.4), null when none is configured */
+    RowApplier(Connection local, Dialect dialect, TableMap tables, ConflictHandler handler, CustomApply customs) {
         this.local = local;
         this.dialect = dialect;
         this.tables = tables;
         this.handler = handler;
+        this.customs = customs;
     }
 
     /** Exact mode: no batching, conflicts found out (used to re-run a failed transaction). */
@@ -69,6 +79,13 @@ final class RowApplier implements AutoCloseable {
         } catch (SQLException e) {
             if (SqlErrors.transientError(e)) throw e;
             throw new ApplyFailure(number, SqlErrors.state(e), e.getMessage(), e);
+        }
+        Optional<CustomHandlers.Loaded> custom = customs == null ? Optional.empty()
+                : customs.of(plan.table).dmlHandler(lcr.commandType());
+        if (custom.isPresent()) { // SPEC 5.4: called instead of the default apply
+            flush();
+            callHandler(custom.get(), lcr, null, number);
+            return;
         }
         if (exact) {
             applyExactly(plan, number);
@@ -130,40 +147,117 @@ final class RowApplier implements AutoCloseable {
     }
 
     private void applyExactly(Plan plan, long number) throws SQLException, ApplyFailure {
+        Conflict conflict = attempt(plan, number);
+        if (conflict == null) return;
+        ApplyFailure unresolved = handler.resolve(conflict, plan.lcr, plan.table, number, local);
+        if (unresolved == null) return;
+        Optional<CustomHandlers.Loaded> errorHandler = customs == null ? Optional.empty()
+                : customs.of(plan.table).errorHandler(plan.command);
+        if (errorHandler.isEmpty()) throw unresolved;
+        handler.recordUnresolved(local, unresolved);
+        callHandler(errorHandler.get(), plan.lcr, conflict, number);
+    }
+
+    /** Runs the LCR's statement under a savepoint: null when it applied, else the conflict (rolled back). */
+    private Conflict attempt(Plan plan, long number) throws SQLException, ApplyFailure {
         PreparedStatement ps = statement(plan.sql);
         bind(ps, plan);
         Savepoint sp = local.setSavepoint();
-        Conflict conflict;
         try {
             int count = ps.executeUpdate();
             if (count == 1 || plan.command == CommandType.INSERT) {
                 local.releaseSavepoint(sp);
-                return;
+                return null;
             }
             local.rollback(sp);
             if (count > 1) {
                 throw new ApplyFailure(number, "21000", plan.command + " changed " + count + " rows of "
                         + plan.table.info().qualifiedName() + ": its key is not unique here", null);
             }
-            conflict = detail(() -> rowConflict(plan), number);
+            RowImage current = detail(() -> currentRow(plan), number);
+            return ConflictDetector.detect(plan.lcr, current, settings(plan.table)).orElseThrow(() -> new ApplyFailure(
+                    number, "55000", plan.command + " changed no row of " + plan.table.info().qualifiedName()
+                            + " although its row matches the LCR's old values (" + plan.lcr + ")", null));
         } catch (SQLException e) {
             local.rollback(sp);
             if (SqlErrors.transientError(e)) throw e;
             if (SqlErrors.uniqueViolation(e, dialect) && plan.command == CommandType.INSERT) {
-                conflict = detail(() -> uniquenessConflict(plan, e), number);
+                RowImage current = detail(() -> currentRow(plan), number);
+                // not found by the key: another unique constraint is taken
+                return ConflictDetector.uniqueness(plan.lcr, current == null ? new RowImage() : current,
+                        settings(plan.table), current != null);
             } else if (SqlErrors.foreignKeyViolation(e, dialect)) {
-                conflict = new Conflict(null, Conflict.Kind.FOREIGN_KEY, plan.command, List.of(), Map.of(), e.getMessage());
-            } else {
-                throw new ApplyFailure(number, SqlErrors.state(e), e.getMessage(), e);
+                return ConflictDetector.foreignKey(plan.lcr, SqlErrors.state(e), e.getMessage());
             }
-        }
-        if (!handler.resolve(conflict, plan.lcr, local)) {
-            throw new ApplyFailure(number, conflict.errorCode(), conflict.message() + " (" + plan.lcr + ")", null);
+            throw new ApplyFailure(number, SqlErrors.state(e), e.getMessage(), e);
         }
     }
 
+    /**
+     * Calls a custom handler (SPEC 5.4) with the LCR and, for an error handler, the conflict; its
+     * {@code execute} applies the LCR as it is then. Whatever it throws queues the transaction.
+     */
+    private void callHandler(CustomHandlers.Loaded custom, RowLcr lcr, Conflict conflict, long number)
+            throws SQLException, ApplyFailure {
+        String name = "custom handler " + custom.definition().name() + " (" + custom.definition().className() + ")";
+        HandlerContext context = new HandlerContext(lcr, conflict, local,
+                (changed, resolution) -> executeForHandler(changed, number, resolution));
+        try {
+            custom.handler().handle(context);
+        } catch (ConflictException e) {
+            Conflict c = e.conflict();
+            throw new ApplyFailure(number, c == null || c.type() == null ? "FOREIGN_KEY" : c.type().name(),
+                    name + ": " + e.getMessage(), e);
+        } catch (SQLException e) {
+            if (SqlErrors.transientError(e)) throw e;
+            throw new ApplyFailure(number, SqlErrors.state(e), name + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            throw new ApplyFailure(number, "HY000", name + " threw " + e, e);
+        }
+    }
+
+    /** {@code DmlContext.execute}: the conflict met and resolved, null when none; unresolved thrown. */
+    private Conflict executeForHandler(RowLcr lcr, long number, boolean conflictResolution) throws SQLException {
+        try {
+            Plan plan;
+            try {
+                plan = plan(lcr);
+            } catch (IllegalArgumentException e) {
+                throw new SQLException(e.getMessage() + " (" + lcr + ")", "22000", e);
+            }
+            Conflict conflict = attempt(plan, number);
+            if (conflict == null) return null;
+            String what = conflict.operation() + " " + (conflict.type() == null ? "FOREIGN_KEY" : conflict.type())
+                    + " conflict on " + plan.table.info().qualifiedName()
+                    + (conflict.columns().isEmpty() ? "" : " columns " + conflict.columns());
+            if (!conflictResolution) throw new ConflictException(what, conflict);
+            ApplyFailure unresolved = handler.resolve(conflict, lcr, plan.table, number, local);
+            if (unresolved != null) {
+                handler.recordUnresolved(local, unresolved);
+                throw new ConflictException(unresolved.getMessage(), conflict);
+            }
+            return conflict;
+        } catch (ApplyFailure f) {
+            throw new SQLException(f.getMessage(), f.code, f);
+        }
+    }
+
+    /** What conflict detection needs of a destination table. */
+    static TableSettings settings(TableMap.LocalTable t) {
+        List<String> notNull = new ArrayList<>();
+        List<String> padded = new ArrayList<>();
+        for (ColumnInfo c : t.info().columns()) {
+            if (!c.nullable()) notNull.add(c.name());
+            String type = c.typeName() == null ? "" : c.typeName().toLowerCase(java.util.Locale.ROOT);
+            if (type.equals("bpchar") || type.equals("char") || type.equals("character")) padded.add(c.name());
+        }
+        ColumnSet noCompare = t.noCompareAll() ? ColumnSet.STAR
+                : t.noCompare().isEmpty() ? null : ColumnSet.of(List.copyOf(t.noCompare()));
+        return new TableSettings(t.info().schema(), t.info().name(), t.info().key(), noCompare, notNull, padded);
+    }
+
     /** Finding out a conflict's detail failed: the LCR fails with that error. */
-    private Conflict detail(Call<Conflict> find, long number) throws SQLException, ApplyFailure {
+    private <T> T detail(Call<T> find, long number) throws SQLException, ApplyFailure {
         try {
             return find.call();
         } catch (SQLException e) {
@@ -172,47 +266,8 @@ final class RowApplier implements AutoCloseable {
         }
     }
 
-    /** An UPDATE or DELETE that found no row: missing, or present with other old values. */
-    private Conflict rowConflict(Plan plan) throws SQLException {
-        Map<String, Object> current = currentRow(plan);
-        Conflict.Kind kind = plan.command == CommandType.UPDATE ? Conflict.Kind.UPDATE : Conflict.Kind.DELETE;
-        if (current == null) {
-            return new Conflict(ConflictType.ROW_MISSING, Conflict.Kind.DELETE, plan.command, List.of(), Map.of(),
-                    "no row with key " + keyText(plan) + " in " + plan.table.info().qualifiedName());
-        }
-        List<String> differing = differing(plan.table, plan.lcr.oldValues(), current);
-        return new Conflict(ConflictType.ROW_EXISTS, kind, plan.command, differing, current,
-                "the row with key " + keyText(plan) + " in " + plan.table.info().qualifiedName() + " has other values");
-    }
-
-    private Conflict uniquenessConflict(Plan plan, SQLException e) throws SQLException {
-        Map<String, Object> current = currentRow(plan);
-        List<String> differing = current == null ? List.of() : differing(plan.table, plan.lcr.newValues(), current);
-        return new Conflict(ConflictType.ROW_EXISTS, Conflict.Kind.UNIQUENESS, plan.command, differing, current, e.getMessage());
-    }
-
-    private List<String> differing(TableMap.LocalTable table, RowImage image, Map<String, Object> current) {
-        List<String> out = new ArrayList<>();
-        image.asMap().forEach((source, value) -> {
-            String stored = table.column(source);
-            if (stored == null || !table.compared(stored)) return;
-            Object expected = ValueBinding.convert(value, table.columnInfo(stored).type());
-            if (!ValueBinding.same(expected, current.get(stored))) out.add(stored);
-        });
-        return out;
-    }
-
-    private String keyText(Plan plan) {
-        Map<String, Object> key = new LinkedHashMap<>();
-        for (String k : plan.table.info().key()) {
-            TypedValue v = keyValue(plan.table, plan.lcr, k);
-            key.put(k, v == null ? null : v.value());
-        }
-        return key.toString();
-    }
-
-    /** The destination's row with the LCR's key, or null. */
-    private Map<String, Object> currentRow(Plan plan) throws SQLException {
+    /** The destination's row with the LCR's key (every column, as its portable type), or null. */
+    private RowImage currentRow(Plan plan) throws SQLException {
         TableMap.LocalTable t = plan.table;
         List<String> columns = t.info().columns().stream().map(ColumnInfo::name).toList();
         List<String> key = t.info().key();
@@ -225,9 +280,10 @@ final class RowApplier implements AutoCloseable {
             }
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) return null;
-                Map<String, Object> row = new LinkedHashMap<>();
+                RowImage row = new RowImage();
                 for (int c = 0; c < columns.size(); c++) {
-                    row.put(columns.get(c), t.columnInfo(columns.get(c)).type().read(rs, c + 1));
+                    ValueType type = t.columnInfo(columns.get(c)).type();
+                    row.put(columns.get(c), type, type.read(rs, c + 1));
                 }
                 return row;
             }

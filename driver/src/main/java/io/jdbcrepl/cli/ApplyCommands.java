@@ -28,7 +28,7 @@ final class ApplyCommands {
     private ApplyCommands() {
     }
 
-    private static Node node(Invocation invocation) throws SQLException {
+    static Node node(Invocation invocation) throws SQLException {
         Properties info = new Properties();
         if (invocation.value(Option.USER.name()) != null) info.setProperty("user", invocation.value(Option.USER.name()));
         if (invocation.value(Option.PASSWORD.name()) != null) {

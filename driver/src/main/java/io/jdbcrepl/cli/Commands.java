@@ -54,13 +54,13 @@ final class Commands {
                                     """
                                     Lists the transactions in this node's error queue: id, source
                                     node, time of the failure, and the error.""",
-                                    with(CONNECTION, Option.JSON), Command.Check.NONE, null),
+                                    with(CONNECTION, Option.JSON), Command.Check.NONE, ErrorCommands::list),
                             Command.leaf("errors show", "<txn-id>", 1, 1,
                                     "show one queued transaction's LCRs and error",
                                     """
                                     Shows one queued transaction: each of its row LCRs with old and
                                     new values, and the error that parked it.""",
-                                    with(CONNECTION, Option.JSON), Command.Check.NONE, null),
+                                    with(CONNECTION, Option.JSON), Command.Check.NONE, ErrorCommands::show),
                             Command.leaf("errors retry", "<txn-id>", 0, 1,
                                     "re-execute one queued transaction, or all with --all",
                                     """
@@ -69,13 +69,13 @@ final class Commands {
                                     <txn-id> or --all (every queued transaction, oldest first).""",
                                     with(CONNECTION, Option.flag("--all",
                                             "retry every queued transaction, oldest first")),
-                                    Commands::checkRetryTarget, null),
+                                    Commands::checkRetryTarget, ErrorCommands::retry),
                             Command.leaf("errors delete", "<txn-id>", 1, 1,
                                     "remove one transaction from the queue without applying it",
                                     """
                                     Removes one transaction from the error queue without applying
                                     it. Its changes are then lost on this node.""",
-                                    CONNECTION, Command.Check.NONE, null))),
+                                    CONNECTION, Command.Check.NONE, ErrorCommands::delete))),
             Command.leaf("verify", "", 0, 0,
                     "compare a table's rows across nodes and list the keys that differ",
                     """

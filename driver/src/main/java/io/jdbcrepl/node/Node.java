@@ -1,6 +1,7 @@
 package io.jdbcrepl.node;
 
 import io.jdbcrepl.apply.ApplySchema;
+import io.jdbcrepl.conflict.CustomHandlers;
 import io.jdbcrepl.capture.CaptureException;
 import io.jdbcrepl.capture.CaptureSettings;
 import io.jdbcrepl.capture.TableInfo;
@@ -73,6 +74,9 @@ public final class Node {
         synchronized (NODES) {
             Node node = NODES.get(key);
             if (node != null && node.config.replProperties().equals(config.replProperties())) return node;
+            // SPEC 5.4: a custom handler class that cannot be instantiated fails connect (22023)
+            ClassLoader context = Thread.currentThread().getContextClassLoader();
+            CustomHandlers.load(config.dmlHandlers(), context != null ? context : Node.class.getClassLoader());
             node = new Node(config.node().orElseThrow(), config, dialect, schema, database);
             node.changeLog.install(raw, config.install());
             new ApplySchema(dialect, node.changeLog).install(raw, config.install());

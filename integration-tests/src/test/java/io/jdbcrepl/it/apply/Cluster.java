@@ -24,7 +24,7 @@ import java.util.function.Function;
 
 /**
  * Nodes n1..nk on test databases, each a {@code jdbc:repl:} URL with {@code repl.node},
- * {@code repl.peers} (every other node) and {@code repl.peer.<p>.url}; {@link #close()} stops the
+ * {@code repl.peers} (every other node, or those an extra {@code repl.peers} names) and {@code repl.peer.<p>.url}; {@link #close()} stops the
  * inbound servers of this JVM before the databases are dropped.
  */
 final class Cluster implements AutoCloseable {
@@ -66,8 +66,9 @@ final class Cluster implements AutoCloseable {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("repl.node", name(i));
         List<String> peers = new ArrayList<>();
+        String only = extra.get("repl.peers"); // a subset of the other nodes
         for (int j = 0; j < dbs.size(); j++) {
-            if (j == i) continue;
+            if (j == i || (only != null && !List.of(only.split(",")).contains(name(j)))) continue;
             peers.add(name(j));
             TestDatabase peer = dbs.get(j);
             p.put("repl.peer." + name(j) + ".url", peer.rawUrl());
@@ -137,6 +138,13 @@ final class Cluster implements AutoCloseable {
             }
         }
         return out;
+    }
+
+    /** Runs one statement through node i's {@code jdbc:repl:} URL (captured). */
+    void execute(int i, String sql) throws SQLException {
+        try (Connection c = open(i); Statement s = c.createStatement()) {
+            s.executeUpdate(sql);
+        }
     }
 
     long count(int i, String sql) throws SQLException {

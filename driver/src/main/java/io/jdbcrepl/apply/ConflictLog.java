@@ -1,0 +1,70 @@
+package io.jdbcrepl.apply;
+
+import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.conflict.Resolution.ConflictHistory;
+import io.jdbcrepl.lcr.Json;
+import io.jdbcrepl.lcr.RowImage;
+import io.jdbcrepl.log.ChangeLogSchema;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.util.List;
+
+/**
+ * The conflict history {@code repl_conflict} (SPEC 5.5): one row per handler outcome of every
+ * detected conflict, resolved or not, with the LCR's values and the destination row before as
+ * {@code repl_log}'s JSON.
+ */
+final class ConflictLog {
+
+    static final String COLUMNS = "conflict_time, source_database, source_transaction_id, source_position,"
+            + " schema_name, table_name, key_values, operation, conflict_type, conflict_kind, conflicting_columns,"
+            + " handler_name, handler_type, outcome, detail, old_values, new_values, row_before";
+    private static final int MAX_DETAIL = 4000;
+
+    private final Dialect dialect;
+    private final String table;
+
+    ConflictLog(Dialect dialect, ChangeLogSchema schema) {
+        this.dialect = dialect;
+        this.table = schema.table("repl_conflict");
+    }
+
+    void write(Connection local, List<ConflictHistory> rows) throws SQLException {
+        if (rows.isEmpty()) return;
+        String json = dialect == Dialect.POSTGRESQL ? "?::json" : "?";
+        try (PreparedStatement ps = local.prepareStatement("INSERT INTO " + table + " (" + COLUMNS + ") VALUES (?, ?, ?, ?,"
+                + " ?, ?, " + json + ", ?, ?, ?, " + json + ", ?, ?, ?, ?, " + json + ", " + json + ", " + json + ")")) {
+            for (ConflictHistory h : rows) {
+                int i = 0;
+                ps.setTimestamp(++i, Timestamp.from(h.time()));
+                ps.setString(++i, h.sourceDatabase());
+                ps.setString(++i, h.sourceTransactionId());
+                ps.setLong(++i, h.sourcePosition());
+                ps.setString(++i, h.schema());
+                ps.setString(++i, h.table());
+                ps.setString(++i, json(h.key()));
+                ps.setString(++i, h.operation());
+                ps.setString(++i, h.conflictType());
+                ps.setString(++i, h.kind().name());
+                ps.setString(++i, Json.write(h.conflictingColumns()));
+                ps.setString(++i, h.handlerName());
+                ps.setString(++i, h.handlerType() == null ? null : h.handlerType().name());
+                ps.setString(++i, h.outcome().name());
+                String detail = h.detail();
+                ps.setString(++i, detail == null || detail.length() <= MAX_DETAIL ? detail : detail.substring(0, MAX_DETAIL));
+                ps.setString(++i, json(h.lcrOldValues()));
+                ps.setString(++i, json(h.lcrNewValues()));
+                ps.setString(++i, json(h.destinationBefore()));
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+    }
+
+    private static String json(RowImage image) {
+        return image == null || image.isEmpty() ? null : image.valuesJson();
+    }
+}

@@ -1,0 +1,177 @@
+package io.jdbcrepl.apply;
+
+import io.jdbcrepl.admin.ErrorEntry;
+import io.jdbcrepl.config.PeerConfig;
+import io.jdbcrepl.lcr.RowLcr;
+import io.jdbcrepl.node.Node;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The error queue's operations (SPEC 5.5): list, show, execute one entry (its LCRs re-applied in
+ * one local transaction with the handlers configured now; removed on success, kept with the new
+ * error otherwise), execute all in source position order stopping at the first failure, delete.
+ */
+final class ErrorQueueOperations {
+
+    private final Node node;
+    private final String errors;
+    private final String lcrs;
+
+    ErrorQueueOperations(Node node) {
+        this.node = node;
+        this.errors = node.changeLog().table("repl_error");
+        this.lcrs = node.changeLog().table("repl_error_lcr");
+    }
+
+    private static final String SELECT = "SELECT id, source_database, source_transaction_id, source_position,"
+            + " message_number, message_count, error_code, error_message, created_at FROM ";
+
+    List<ErrorEntry> list(Connection local) throws SQLException {
+        List<ErrorEntry> out = new ArrayList<>();
+        try (PreparedStatement ps = local.prepareStatement(SELECT + errors + " ORDER BY source_position, id");
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) out.add(entry(rs, List.of()));
+        }
+        return out;
+    }
+
+    ErrorEntry show(Connection local, long id) throws SQLException {
+        try (PreparedStatement ps = local.prepareStatement(SELECT + errors + " WHERE id = ?")) {
+            ps.setLong(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) throw notFound(id);
+                return entry(rs, lcrs(local, id));
+            }
+        }
+    }
+
+    private SQLException notFound(long id) {
+        return new SQLException("No error queue entry " + id + " at " + node.name(), "02000");
+    }
+
+    private static ErrorEntry entry(ResultSet rs, List<RowLcr> lcrs) throws SQLException {
+        Timestamp created = rs.getTimestamp(9);
+        return new ErrorEntry(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getLong(4), rs.getInt(5), rs.getInt(6),
+                rs.getString(7), rs.getString(8), created == null ? null : created.toInstant(), lcrs);
+    }
+
+    private List<RowLcr> lcrs(Connection local, long id) throws SQLException {
+        List<RowLcr> out = new ArrayList<>();
+        try (PreparedStatement ps = local.prepareStatement("SELECT " + LogRows.COLUMNS + " FROM " + lcrs
+                + " WHERE error_id = ? ORDER BY seq")) {
+            ps.setLong(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) out.add(LogRows.read(rs));
+            }
+        }
+        return out;
+    }
+
+    /** Deletes the entry; false when there is none such. */
+    boolean delete(Connection local, long id) throws SQLException {
+        boolean autoCommit = local.getAutoCommit();
+        local.setAutoCommit(false);
+        try {
+            int n = deleteRows(local, id);
+            local.commit();
+            return n > 0;
+        } catch (SQLException e) {
+            local.rollback();
+            throw e;
+        } finally {
+            local.setAutoCommit(autoCommit);
+        }
+    }
+
+    private int deleteRows(Connection local, long id) throws SQLException {
+        try (PreparedStatement a = local.prepareStatement("DELETE FROM " + lcrs + " WHERE error_id = ?");
+                PreparedStatement b = local.prepareStatement("DELETE FROM " + errors + " WHERE id = ?")) {
+            a.setLong(1, id);
+            a.executeUpdate();
+            b.setLong(1, id);
+            return b.executeUpdate();
+        }
+    }
+
+    /**
+     * Re-applies the entry's LCRs in one local transaction and removes it; when that fails, the entry
+     * is kept with the new error, thrown as an SQLException (its SQLState the error code when one).
+     */
+    void execute(Connection local, long id) throws SQLException {
+        ErrorEntry entry = show(local, id);
+        boolean autoCommit = local.getAutoCommit();
+        local.setAutoCommit(false);
+        try {
+            ApplyFailure failure = apply(local, entry);
+            if (failure == null) {
+                deleteRows(local, id);
+                local.commit();
+                return;
+            }
+            local.rollback();
+            new ConflictLog(node.dialect(), node.changeLog()).write(local, failure.history);
+            String message = failure.getMessage() == null ? String.valueOf(failure.getCause()) : failure.getMessage();
+            try (PreparedStatement ps = local.prepareStatement("UPDATE " + errors
+                    + " SET message_number = ?, error_code = ?, error_message = ? WHERE id = ?")) {
+                ps.setLong(1, failure.number);
+                ps.setString(2, failure.code == null ? "HY000" : failure.code);
+                ps.setString(3, message.length() > 4000 ? message.substring(0, 4000) : message);
+                ps.setLong(4, id);
+                ps.executeUpdate();
+            }
+            local.commit();
+            throw new SQLException("Error queue entry " + id + " (transaction " + entry.sourceTransactionId() + " from "
+                    + entry.sourceDatabase() + ") still fails at LCR " + failure.number + ": " + message, "55000");
+        } catch (SQLException | RuntimeException e) {
+            if (!local.getAutoCommit()) local.rollback();
+            throw e;
+        } finally {
+            local.setAutoCommit(autoCommit);
+        }
+    }
+
+    /** Executes every entry in source position order; stops at the first that fails (thrown). Returns how many applied. */
+    int executeAll(Connection local) throws SQLException {
+        int done = 0;
+        for (ErrorEntry e : list(local)) {
+            execute(local, e.id());
+            done++;
+        }
+        return done;
+    }
+
+    private ApplyFailure apply(Connection local, ErrorEntry entry) throws SQLException {
+        String sourceSchema = sourceSchema(entry.sourceDatabase());
+        TableMap tables = new TableMap(local, node.dialect(), node.config(), sourceSchema, node.logSchema());
+        ErrorQueue queue = new ErrorQueue(node.dialect(), node.changeLog());
+        ConflictHandler handlers = new PrebuiltHandlers(node.dialect(), node.config(), node.logSchema(), node.name(),
+                entry.sourceDatabase(), queue, new ConflictLog(node.dialect(), node.changeLog()));
+        try (RowApplier rows = new RowApplier(local, node.dialect(), tables, handlers,
+                CustomApply.of(node.dialect(), node.config(), node.logSchema()))) {
+            rows.exact(true);
+            long number = 0;
+            for (RowLcr lcr : entry.lcrs()) {
+                rows.apply(lcr, ++number);
+            }
+            return null;
+        } catch (ApplyFailure failure) {
+            return failure;
+        }
+    }
+
+    /** The source's driver schema (where its repl_log is), which maps to ours; ours when the peer is not configured. */
+    private String sourceSchema(String source) throws SQLException {
+        if (!node.config().peers().contains(source)) return node.logSchema();
+        PeerConfig peer = node.config().peer(source);
+        try (Connection c = Peers.open(peer)) {
+            return Peers.schema(c, Peers.dialect(peer));
+        }
+    }
+}

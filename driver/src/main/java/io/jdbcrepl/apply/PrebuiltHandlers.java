@@ -1,0 +1,149 @@
+package io.jdbcrepl.apply;
+
+import io.jdbcrepl.capture.ColumnInfo;
+import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.config.ReplConfig;
+import io.jdbcrepl.conflict.Conflict;
+import io.jdbcrepl.conflict.ConflictResolver;
+import io.jdbcrepl.conflict.Resolution;
+import io.jdbcrepl.lcr.RowImage;
+import io.jdbcrepl.lcr.RowLcr;
+import io.jdbcrepl.lcr.TypedValue;
+import io.jdbcrepl.lcr.ValueType;
+import io.jdbcrepl.logging.DriverLog;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * SPEC 5.2's first step on the apply side: the conflict core's decision for the prebuilt handlers
+ * ({@code repl.handler.*}) of the destination table, executed on the local connection; the RECORD
+ * entries go to the error queue, every conflict to {@code repl_conflict}. An unresolved conflict is
+ * returned as the failure that queues the transaction (the applier logs it, one WARN line, and
+ * writes its history after the rollback).
+ */
+final class PrebuiltHandlers implements ConflictHandler {
+
+    private static final DriverLog LOG = DriverLog.of(PrebuiltHandlers.class);
+
+    private final Dialect dialect;
+    private final ReplConfig config;
+    private final String localSchema;
+    private final String node;
+    private final String source;
+    private final ErrorQueue errorQueue;
+    private final ConflictLog history;
+    /** By the destination table's SQL name; built on its first conflict. */
+    private final Map<String, ConflictResolver> resolvers = new HashMap<>();
+
+    PrebuiltHandlers(Dialect dialect, ReplConfig config, String localSchema, String node, String source,
+            ErrorQueue errorQueue, ConflictLog history) {
+        this.dialect = dialect;
+        this.config = config;
+        this.localSchema = localSchema;
+        this.node = node;
+        this.source = source;
+        this.errorQueue = errorQueue;
+        this.history = history;
+    }
+
+    @Override
+    public ApplyFailure resolve(Conflict conflict, RowLcr lcr, TableMap.LocalTable table, long number, Connection local)
+            throws SQLException {
+        ConflictResolver resolver = resolver(table);
+        Resolution r = resolver.resolve(lcr, conflict);
+        List<Resolution.ConflictHistory> rows = r.history(Instant.now(), resolver.table());
+        String code = conflict.type() == null ? "FOREIGN_KEY" : conflict.type().name();
+        if (!r.resolved()) {
+            // the applier logs it once, as it queues the transaction (not at each repl.fk.retry attempt)
+            LOG.debug("jdbc:repl: unresolved conflict at " + node + " applying from " + source + ": " + r.reason());
+            return new ApplyFailure(number, code, r.reason(), null, rows);
+        }
+        try {
+            int count = execute(r, table, local);
+            if (count != 1) {
+                return new ApplyFailure(number, "55000", "resolving " + code + " on " + table.info().qualifiedName()
+                        + " by " + r.action() + " changed " + count + " rows (" + lcr + ")", null, rows);
+            }
+        } catch (SQLException e) {
+            if (SqlErrors.transientError(e)) throw e;
+            return new ApplyFailure(number, SqlErrors.state(e), "resolving " + code + " on "
+                    + table.info().qualifiedName() + " by " + r.action() + " failed: " + e.getMessage(), e, rows);
+        }
+        for (Resolution.RecordEntry e : r.records()) {
+            errorQueue.recordLcr(local, source, e.lcr(), code, e.message());
+        }
+        history.write(local, rows);
+        return null;
+    }
+
+    @Override
+    public void recordUnresolved(Connection local, ApplyFailure unresolved) throws SQLException {
+        history.write(local, unresolved.history);
+    }
+
+    private ConflictResolver resolver(TableMap.LocalTable table) throws SQLException {
+        ConflictResolver known = resolvers.get(table.sql());
+        if (known != null) return known;
+        Map<String, ValueType> types = new LinkedHashMap<>();
+        for (ColumnInfo c : table.info().columns()) types.put(c.name(), c.type());
+        ConflictResolver resolver = ConflictResolver.forTable(RowApplier.settings(table), config.handlers(
+                table.info().schema(), table.info().name(), localSchema, dialect == Dialect.H2), types);
+        resolvers.put(table.sql(), resolver);
+        return resolver;
+    }
+
+    /** Runs the resolution's statement; the rows it changed (1 for DISCARD). */
+    private int execute(Resolution r, TableMap.LocalTable table, Connection local) throws SQLException {
+        List<String> key = stored(table, r.key());
+        List<TypedValue> values = new ArrayList<>(r.values().asMap().values());
+        List<String> columns = stored(table, r.values());
+        String sql;
+        switch (r.action()) {
+            case DISCARD -> {
+                return 1;
+            }
+            case UPDATE -> sql = RowSql.update(dialect, table.sql(), columns, key, List.of());
+            case INSERT -> sql = RowSql.insert(dialect, table.sql(), columns);
+            case DELETE -> {
+                sql = RowSql.delete(dialect, table.sql(), key, List.of());
+                values.clear();
+                columns = List.of();
+            }
+            default -> throw new IllegalStateException(r.action().name());
+        }
+        try (PreparedStatement ps = local.prepareStatement(sql)) {
+            int i = 0;
+            for (int c = 0; c < columns.size(); c++) {
+                ValueBinding.bind(ps, ++i, values.get(c), table.columnInfo(columns.get(c)).type(), dialect);
+            }
+            if (r.action() != Resolution.Action.INSERT) {
+                List<TypedValue> keyValues = new ArrayList<>(r.key().asMap().values());
+                for (int c = 0; c < key.size(); c++) {
+                    ValueBinding.bind(ps, ++i, keyValues.get(c), table.columnInfo(key.get(c)).type(), dialect);
+                }
+            }
+            return ps.executeUpdate();
+        }
+    }
+
+    /** The stored names of an image's columns, in its order. */
+    private static List<String> stored(TableMap.LocalTable table, RowImage image) throws SQLException {
+        List<String> out = new ArrayList<>();
+        for (String c : image.asMap().keySet()) {
+            String name = table.column(c);
+            if (name == null) {
+                throw new SQLException("Table " + table.info().qualifiedName() + " has no column " + c, "42703");
+            }
+            out.add(name);
+        }
+        return out;
+    }
+}

@@ -1,0 +1,92 @@
+package io.jdbcrepl.it.apply;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.jdbcrepl.it.apply.handlers.KeepHigherSalary;
+import io.jdbcrepl.it.apply.handlers.Refuse;
+import io.jdbcrepl.it.apply.handlers.UpperCaseName;
+import io.jdbcrepl.it.support.TestDatabases;
+import io.jdbcrepl.it.support.Vendor;
+
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * SPEC 5.4 on apply, two PostgreSQL nodes: a DML handler replaces the default apply (here it
+ * upper-cases a name, then executes the LCR), an error handler takes an update conflict that no
+ * prebuilt handler resolves, a handler that throws queues its transaction, and a handler class
+ * that cannot be loaded fails connect.
+ */
+class CustomHandlersIT {
+
+    @RegisterExtension
+    final TestDatabases databases = TestDatabases.perTest();
+
+    private Cluster cluster;
+
+    @AfterEach
+    void stop() {
+        if (cluster != null) cluster.close();
+    }
+
+    private static void handler(Map<String, String> p, String name, String table, String operation, Class<?> c,
+            boolean errorHandler) {
+        p.put("repl.dmlhandler." + name + ".table", table);
+        p.put("repl.dmlhandler." + name + ".operation", operation);
+        p.put("repl.dmlhandler." + name + ".class", c.getName());
+        p.put("repl.dmlhandler." + name + ".error_handler", String.valueOf(errorHandler));
+    }
+
+    @Test
+    void dmlAndErrorHandlersOnApply() throws Exception {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("repl.apply", "false");
+        handler(p, "up", "people", "INSERT", UpperCaseName.class, false);
+        handler(p, "no", "people", "DELETE", Refuse.class, false);
+        handler(p, "pay", "employees", "UPDATE", KeepHigherSalary.class, true);
+        cluster = new Cluster(databases.nodes(Vendor.POSTGRESQL, "custom", 2), p);
+        cluster.ddl(v -> List.of("CREATE TABLE people (id INT PRIMARY KEY, name VARCHAR(20))",
+                "CREATE TABLE employees (employee_id INT PRIMARY KEY, salary DECIMAL(10,2))",
+                "INSERT INTO employees VALUES (200, 4400)"));
+        cluster.execute(0, "INSERT INTO people VALUES (1, 'ann')");
+        cluster.execute(0, "UPDATE employees SET salary = 4900 WHERE employee_id = 200");
+        cluster.execute(1, "UPDATE employees SET salary = 5000 WHERE employee_id = 200");
+        cluster.admin(0).startApply();
+        cluster.admin(1).startApply();
+        cluster.waitForAll();
+
+        assertThat(cluster.rows(0, "people", "id")).containsExactly("id=1, name=ann");
+        assertThat(cluster.rows(1, "people", "id")).containsExactly("id=1, name=ANN");
+        for (int i = 0; i < 2; i++) {
+            assertThat(cluster.count(i, "SELECT salary FROM employees WHERE employee_id = 200")).isEqualTo(5000);
+            assertThat(cluster.count(i, "SELECT count(*) FROM repl_error")).isZero();
+            assertThat(cluster.count(i, "SELECT count(*) FROM repl_conflict WHERE conflict_kind = 'UPDATE'"))
+                    .isEqualTo(1);
+        }
+
+        cluster.execute(0, "DELETE FROM people WHERE id = 1");
+        cluster.waitForAll();
+        assertThat(cluster.rows(1, "people", "id")).containsExactly("id=1, name=ANN");
+        assertThat(cluster.admin(1).errors()).singleElement().satisfies(e -> {
+            assertThat(e.errorCode()).isEqualTo("45000");
+            assertThat(e.errorMessage()).contains("custom handler no", "refused by the test's handler");
+        });
+    }
+
+    @Test
+    void aHandlerClassThatCannotBeLoadedFailsConnect() throws Exception {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("repl.dmlhandler.x.table", "people");
+        p.put("repl.dmlhandler.x.class", "io.jdbcrepl.it.NoSuchHandler");
+        cluster = new Cluster(databases.nodes(Vendor.POSTGRESQL, "custombad", 2), p);
+        assertThatThrownBy(() -> cluster.open(0).close()).isInstanceOf(SQLException.class)
+                .hasMessageContaining("repl.dmlhandler.x.class=io.jdbcrepl.it.NoSuchHandler")
+                .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("22023"));
+    }
+}
