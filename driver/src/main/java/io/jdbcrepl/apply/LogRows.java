@@ -57,11 +57,20 @@ final class LogRows {
     void readAhead(Connection source, List<String> txIds) throws SQLException {
         readAhead.clear();
         if (txIds.size() < 2) return;
-        String txId = dialect == Dialect.POSTGRESQL ? "tx_id::text" : "tx_id";
-        String where = dialect == Dialect.POSTGRESQL ? "tx_id = ANY (?::xid8[])"
-                : "tx_id IN (" + String.join(", ", java.util.Collections.nCopies(txIds.size(), "?")) + ")";
-        try (PreparedStatement ps = source.prepareStatement("SELECT " + COLUMNS.replace("tx_id,", txId + ",") + " FROM "
-                + schema.table("repl_log") + " WHERE " + where + " ORDER BY position")) {
+        String sql;
+        if (dialect == Dialect.POSTGRESQL) {
+            // One index lookup per transaction (OFFSET 0 keeps the lateral subquery from being
+            // flattened): "tx_id = ANY (array)" is planned from an estimate of rows per tx_id that,
+            // on a log without statistics, turns a window of 200 transactions into a sequential
+            // scan of the whole log (measured: 622 ms against 3 ms on 1.5 million LCRs).
+            sql = "SELECT " + COLUMNS.replace("tx_id,", "tx_id::text,") + " FROM unnest(?::xid8[]) AS repl_w(tx)"
+                    + " CROSS JOIN LATERAL (SELECT * FROM " + schema.table("repl_log")
+                    + " WHERE tx_id = repl_w.tx OFFSET 0) AS repl_l ORDER BY position";
+        } else {
+            sql = "SELECT " + COLUMNS + " FROM " + schema.table("repl_log") + " WHERE tx_id IN ("
+                    + String.join(", ", java.util.Collections.nCopies(txIds.size(), "?")) + ") ORDER BY position";
+        }
+        try (PreparedStatement ps = source.prepareStatement(sql)) {
             if (dialect == Dialect.POSTGRESQL) {
                 ps.setString(1, "{" + String.join(",", txIds) + "}");
             } else {
@@ -94,9 +103,21 @@ final class LogRows {
         return n;
     }
 
+    /** Column types by their JSON text: every LCR of one statement shape carries the same text. */
+    private static final Map<String, Map<String, ValueType>> TYPES = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static Map<String, ValueType> types(String json) {
+        Map<String, ValueType> known = TYPES.get(json);
+        if (known != null) return known;
+        if (TYPES.size() >= 1024) TYPES.clear();
+        Map<String, ValueType> parsed = java.util.Collections.unmodifiableMap(RowImage.typesFromJson(json));
+        TYPES.put(json, parsed);
+        return parsed;
+    }
+
     /** The LCR of the current row of a result set selecting {@link #COLUMNS} in order. */
     static RowLcr read(ResultSet rs) throws SQLException {
-        Map<String, ValueType> types = RowImage.typesFromJson(rs.getString(9));
+        Map<String, ValueType> types = types(rs.getString(9));
         String oldJson = rs.getString(7);
         String newJson = rs.getString(8);
         List<String> vector = new ArrayList<>();

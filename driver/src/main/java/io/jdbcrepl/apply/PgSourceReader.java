@@ -29,6 +29,10 @@ final class PgSourceReader implements SourceReader {
         this.source = source;
         this.rows = new LogRows(Dialect.POSTGRESQL, schema);
         this.log = schema.table("repl_log");
+        // The reader's queries are small and frequent: compiling them (JIT) costs more than it saves.
+        try (Statement s = source.createStatement()) {
+            s.execute("SET jit = off");
+        }
         source.setAutoCommit(false);
         source.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
         source.setReadOnly(true);

@@ -190,7 +190,18 @@ public final class Json {
 
         private String string() {
             expect('"');
-            StringBuilder out = new StringBuilder();
+            // Most strings (every key, most values) have no escape: one substring, no copying by char.
+            int start = pos;
+            while (pos < s.length()) {
+                char c = s.charAt(pos);
+                if (c == '"') {
+                    pos++;
+                    return s.substring(start, pos - 1);
+                }
+                if (c == '\\') break;
+                pos++;
+            }
+            StringBuilder out = new StringBuilder(s.length() - start).append(s, start, pos);
             while (true) {
                 if (pos >= s.length()) throw error("unterminated string");
                 char c = s.charAt(pos++);
