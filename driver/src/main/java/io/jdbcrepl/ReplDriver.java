@@ -57,9 +57,8 @@ public final class ReplDriver implements Driver {
      */
     public static synchronized void deregister() throws SQLException {
         if (registered == null) throw new IllegalStateException("jdbc:repl: driver is not registered");
-        DriverManager.deregisterDriver(registered);
+        DriverManager.deregisterDriver(registered); // calls deregistered(), which stops our threads
         registered = null;
-        InboundServer.shutdownAll();
     }
 
     public static synchronized boolean isRegistered() {

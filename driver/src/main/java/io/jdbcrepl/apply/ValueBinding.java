@@ -11,7 +11,6 @@ import java.sql.SQLException;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.Locale;
 import java.util.UUID;
@@ -78,13 +77,5 @@ final class ValueBinding {
         } else {
             dest.bind(ps, index, value);
         }
-    }
-
-    /** Whether two values of one type are the same (decimals by value, bytes by content). */
-    static boolean same(Object a, Object b) {
-        if (a instanceof BigDecimal x && b instanceof BigDecimal y) return x.compareTo(y) == 0;
-        if (a instanceof byte[] x && b instanceof byte[] y) return Arrays.equals(x, y);
-        if (a instanceof OffsetDateTime x && b instanceof OffsetDateTime y) return x.isEqual(y);
-        return java.util.Objects.equals(a, b);
     }
 }

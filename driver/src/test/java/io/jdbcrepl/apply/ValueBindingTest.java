@@ -39,11 +39,4 @@ class ValueBindingTest {
         assertThatThrownBy(() -> ValueBinding.convert(new TypedValue(ValueType.DECIMAL, new BigDecimal("1.5")), ValueType.INTEGER))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("DECIMAL:1.5").hasMessageContaining("INTEGER");
     }
-
-    @Test
-    void decimalsCompareByValue() {
-        assertThat(ValueBinding.same(new BigDecimal("1.50"), new BigDecimal("1.5"))).isTrue();
-        assertThat(ValueBinding.same(new byte[] {1, 2}, new byte[] {1, 2})).isTrue();
-        assertThat(ValueBinding.same(null, 1L)).isFalse();
-    }
 }
