@@ -54,9 +54,7 @@ public final class ApplyBenchmark {
             Map<String, String> n2 = new LinkedHashMap<>();
             n2.put("repl.node", "n2");
             n2.put("repl.peers", "n1");
-            n2.put("repl.peer.n1.url", source.rawUrl());
-            n2.put("repl.peer.n1.user", source.user());
-            if (!source.password().isEmpty()) n2.put("repl.peer.n1.password", source.password());
+            n2.putAll(source.asPeer("n1"));
             n2.put("repl.apply.batch", System.getProperty("bench.batch", "500"));
             long start = System.nanoTime();
             try (Connection c = DriverManager.getConnection(dest.replUrl(n2), dest.credentials())) {

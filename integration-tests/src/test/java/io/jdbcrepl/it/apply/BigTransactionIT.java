@@ -61,9 +61,7 @@ class BigTransactionIT {
         Map<String, String> n2 = new LinkedHashMap<>();
         n2.put("repl.node", "n2");
         n2.put("repl.peers", "n1");
-        n2.put("repl.peer.n1.url", source.rawUrl());
-        n2.put("repl.peer.n1.user", source.user());
-        if (!source.password().isEmpty()) n2.put("repl.peer.n1.password", source.password());
+        n2.putAll(source.asPeer("n1"));
         String childUrl = dest.replUrl(n2);
         n2.put("repl.apply", "false"); // this JVM only waits and looks
         Path log = dir.resolve("apply.log");

@@ -71,9 +71,7 @@ final class Cluster implements AutoCloseable {
             if (j == i || (only != null && !List.of(only.split(",")).contains(name(j)))) continue;
             peers.add(name(j));
             TestDatabase peer = dbs.get(j);
-            p.put("repl.peer." + name(j) + ".url", peer.rawUrl());
-            p.put("repl.peer." + name(j) + ".user", peer.user());
-            if (!peer.password().isEmpty()) p.put("repl.peer." + name(j) + ".password", peer.password());
+            p.putAll(peer.asPeer(name(j)));
         }
         p.put("repl.peers", String.join(",", peers));
         p.put("repl.apply.poll", "50ms");

@@ -66,9 +66,7 @@ class CrashIT {
         Map<String, String> n2 = new LinkedHashMap<>();
         n2.put("repl.node", "n2");
         n2.put("repl.peers", "n1");
-        n2.put("repl.peer.n1.url", source.rawUrl());
-        n2.put("repl.peer.n1.user", source.user());
-        if (!source.password().isEmpty()) n2.put("repl.peer.n1.password", source.password());
+        n2.putAll(source.asPeer("n1"));
         n2.put("repl.apply.batch", "5");
         n2.put("repl.apply.poll", "20ms");
         String childUrl = dest.replUrl(n2);

@@ -79,9 +79,8 @@ class PeerOutageIT {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("repl.node", "n2");
         p.put("repl.peers", "n1");
+        p.putAll(source.asPeer("n1"));
         p.put("repl.peer.n1.url", proxied);
-        p.put("repl.peer.n1.user", source.user());
-        if (!source.password().isEmpty()) p.put("repl.peer.n1.password", source.password());
         p.put("repl.apply.poll", "50ms");
         p.putAll(extra);
         return peer.replUrl(p);

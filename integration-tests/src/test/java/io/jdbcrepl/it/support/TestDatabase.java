@@ -148,6 +148,18 @@ public final class TestDatabase implements AutoCloseable {
         return server == null ? "" : server.password();
     }
 
+    /**
+     * The keys by which another node reaches this database as its peer {@code name}:
+     * {@code repl.peer.<name>.url}, {@code .user} and, when there is one, {@code .password}.
+     */
+    public java.util.Map<String, String> asPeer(String name) {
+        java.util.Map<String, String> p = new java.util.LinkedHashMap<>();
+        p.put("repl.peer." + name + ".url", rawUrl());
+        p.put("repl.peer." + name + ".user", user());
+        if (!password().isEmpty()) p.put("repl.peer." + name + ".password", password());
+        return p;
+    }
+
     /** {@code user} and {@code password}, as a connection pool or an application passes them. */
     public Properties credentials() {
         Properties p = new Properties();

@@ -53,8 +53,7 @@ class VerifyCommandIT {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("repl.node", "pg1");
         p.put("repl.peers", "h2");
-        p.put("repl.peer.h2.url", h2.rawUrl());
-        p.put("repl.peer.h2.user", h2.user());
+        p.putAll(h2.asPeer("h2"));
         p.put("repl.apply", "false");
         String url = pg.replUrl(p);
 
