@@ -121,6 +121,7 @@ final class EpochSourceReader implements SourceReader {
 
             @Override
             public void close() {
+                ahead.close(); // a window still being read uses the connection
             }
         };
     }

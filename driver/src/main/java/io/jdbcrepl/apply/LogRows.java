@@ -48,15 +48,27 @@ final class LogRows {
     static final int READ_AHEAD_LCRS = 2000;
 
     private PreparedStatement transaction;
-    private final Map<String, List<RowLcr>> readAhead = new java.util.HashMap<>();
+    /** The LCRs read ahead for the window being applied, by tx id. */
+    private Map<String, List<RowLcr>> readAhead = Map.of();
+    private final Object source = new Object();
+
+    /** Held while the source connection is in use: the next window is read on another thread. */
+    Object source() {
+        return source;
+    }
+
+    /** The window being applied from now on: its read-ahead LCRs. */
+    void use(Map<String, List<RowLcr>> lcrs) {
+        readAhead = lcrs;
+    }
 
     /**
-     * Reads the LCRs of several small transactions in one query, kept until the next call, so that
-     * a backlog of small transactions costs one round trip per window rather than one per transaction.
+     * Reads the LCRs of several small transactions in one query, so that a backlog of small
+     * transactions costs one round trip per window rather than one per transaction.
      */
-    void readAhead(Connection source, List<String> txIds) throws SQLException {
-        readAhead.clear();
-        if (txIds.size() < 2) return;
+    Map<String, List<RowLcr>> readAhead(Connection source, List<String> txIds) throws SQLException {
+        Map<String, List<RowLcr>> out = new java.util.HashMap<>();
+        if (txIds.isEmpty()) return out;
         String sql;
         if (dialect == Dialect.POSTGRESQL) {
             // One index lookup per transaction (OFFSET 0 keeps the lateral subquery from being
@@ -77,12 +89,13 @@ final class LogRows {
                 for (int i = 0; i < txIds.size(); i++) ps.setString(i + 1, txIds.get(i));
             }
             try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) readAhead.computeIfAbsent(rs.getString(2), k -> new ArrayList<>()).add(read(rs));
+                while (rs.next()) out.computeIfAbsent(rs.getString(2), k -> new ArrayList<>()).add(read(rs));
             }
         }
+        return out;
     }
 
-    /** Streams a transaction's LCRs from {@code source} into {@code sink}; returns how many. */
+    /** Streams a transaction's LCRs into {@code sink}, read ahead or from {@code source}; returns how many. */
     long stream(Connection source, String txId, LcrSink sink) throws SQLException, ApplyFailure {
         List<RowLcr> ahead = readAhead.get(txId);
         if (ahead != null) {
@@ -90,17 +103,19 @@ final class LogRows {
             for (RowLcr lcr : ahead) sink.accept(lcr, ++n);
             return n;
         }
-        if (transaction == null) {
-            transaction = source.prepareStatement(selectTransaction());
-            transaction.setFetchSize(FETCH);
+        synchronized (this.source) {
+            if (transaction == null) {
+                transaction = source.prepareStatement(selectTransaction());
+                transaction.setFetchSize(FETCH);
+            }
+            PreparedStatement ps = transaction;
+            ps.setString(1, txId);
+            long n = 0;
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) sink.accept(read(rs), ++n);
+            }
+            return n;
         }
-        PreparedStatement ps = transaction;
-        ps.setString(1, txId);
-        long n = 0;
-        try (ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) sink.accept(read(rs), ++n);
-        }
-        return n;
     }
 
     /** Column types by their JSON text: every LCR of one statement shape carries the same text. */

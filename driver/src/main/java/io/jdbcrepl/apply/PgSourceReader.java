@@ -93,6 +93,7 @@ final class PgSourceReader implements SourceReader {
 
             @Override
             public void close() throws SQLException {
+                ahead.close(); // a window still being read uses the connection
                 try {
                     rs.close();
                     ps.close();

@@ -1,30 +1,50 @@
 package io.jdbcrepl.apply;
 
+import io.jdbcrepl.lcr.RowLcr;
+
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * A batch's transactions taken a window at a time, with the LCRs of the window's small
  * transactions read in one query ({@link LogRows#readAhead}); a large transaction closes the window
- * and is streamed on its own. Memory stays bounded by about twice {@link LogRows#READ_AHEAD_LCRS}.
+ * and is streamed on its own. While the applier applies a window of small transactions, the next
+ * window is read on another thread, so that reading the source and parsing its LCRs overlap with
+ * the local writes. The source connection is used by one thread at a time ({@link LogRows#source}).
+ * Memory stays bounded by about three times {@link LogRows#READ_AHEAD_LCRS}.
  */
-final class ReadAhead {
+final class ReadAhead implements AutoCloseable {
 
     private static final int MAX_TRANSACTIONS = 500;
+
+    private static final ExecutorService READERS = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "jdbc-repl-read-ahead");
+        t.setDaemon(true);
+        return t;
+    });
 
     interface Rows {
         /** The next transaction of the batch, or null at its end. */
         SourceTx next() throws SQLException;
     }
 
+    /** Transactions in order, the LCRs read ahead for them, and whether the batch ends after them. */
+    private record Window(ArrayDeque<SourceTx> txs, Map<String, List<RowLcr>> lcrs, boolean ended, boolean endsLarge) {
+    }
+
     private final Rows rows;
     private final LogRows log;
     private final Connection source;
-    private final ArrayDeque<SourceTx> window = new ArrayDeque<>();
-    private boolean ended;
+    private Window current;
+    private Future<Window> next;
 
     ReadAhead(Rows rows, LogRows log, Connection source) {
         this.rows = rows;
@@ -33,25 +53,67 @@ final class ReadAhead {
     }
 
     SourceTx next() throws SQLException {
-        if (window.isEmpty() && !ended) fill();
-        return window.poll();
+        while (current == null || current.txs().isEmpty()) {
+            if (current != null && current.ended()) return null;
+            current = next != null ? await() : fill();
+            log.use(current.lcrs());
+            // A window ending in a large transaction streams it from the source: read on after it.
+            if (!current.ended() && !current.endsLarge()) next = READERS.submit(this::fill);
+        }
+        return current.txs().poll();
     }
 
-    private void fill() throws SQLException {
-        List<String> small = new ArrayList<>();
-        long lcrs = 0;
-        while (window.size() < MAX_TRANSACTIONS) {
-            SourceTx tx = rows.next();
-            if (tx == null) {
-                ended = true;
-                break;
-            }
-            window.add(tx);
-            if (tx.lcrCount() > LogRows.READ_AHEAD_LCRS) break;
-            small.add(tx.txId());
-            lcrs += tx.lcrCount();
-            if (lcrs >= LogRows.READ_AHEAD_LCRS) break;
+    private Window await() throws SQLException {
+        Future<Window> f = next;
+        next = null;
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("Interrupted while reading the source's log ahead", "57P01", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof SQLException s) throw s;
+            throw new SQLException("Reading the source's log ahead failed: " + e.getCause(), "58000", e.getCause());
         }
-        log.readAhead(source, small);
+    }
+
+    private Window fill() throws SQLException {
+        synchronized (log.source()) {
+            ArrayDeque<SourceTx> window = new ArrayDeque<>();
+            List<String> small = new ArrayList<>();
+            long lcrs = 0;
+            boolean ended = false;
+            boolean large = false;
+            while (window.size() < MAX_TRANSACTIONS) {
+                SourceTx tx = rows.next();
+                if (tx == null) {
+                    ended = true;
+                    break;
+                }
+                window.add(tx);
+                if (tx.lcrCount() > LogRows.READ_AHEAD_LCRS) {
+                    large = true;
+                    break;
+                }
+                small.add(tx.txId());
+                lcrs += tx.lcrCount();
+                if (lcrs >= LogRows.READ_AHEAD_LCRS) break;
+            }
+            return new Window(window, log.readAhead(source, small), ended, large);
+        }
+    }
+
+    /** Waits for a window still being read (the batch's source transaction ends after this). */
+    @Override
+    public void close() {
+        if (next == null) return;
+        try {
+            next.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException ignored) {
+            // the batch is being closed: nothing of it is used any more
+        }
+        next = null;
     }
 }
