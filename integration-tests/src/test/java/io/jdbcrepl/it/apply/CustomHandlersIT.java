@@ -6,34 +6,23 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.jdbcrepl.it.apply.handlers.KeepHigherSalary;
 import io.jdbcrepl.it.apply.handlers.Refuse;
 import io.jdbcrepl.it.apply.handlers.UpperCaseName;
-import io.jdbcrepl.it.support.TestDatabases;
 import io.jdbcrepl.it.support.Vendor;
 
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * SPEC 5.4 on apply, two PostgreSQL nodes: a DML handler replaces the default apply (here it
+ * SPEC 5.4 on apply, two nodes (PostgreSQL, MariaDB, PostgreSQL ⇄ MariaDB): a DML handler replaces the default apply (here it
  * upper-cases a name, then executes the LCR), an error handler takes an update conflict that no
  * prebuilt handler resolves, a handler that throws queues its transaction, and a handler class
  * that cannot be loaded fails connect.
  */
-class CustomHandlersIT {
-
-    @RegisterExtension
-    final TestDatabases databases = TestDatabases.perTest();
-
-    private Cluster cluster;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) cluster.close();
-    }
+class CustomHandlersIT extends ClusterTest {
 
     private static void handler(Map<String, String> p, String name, String table, String operation, Class<?> c,
             boolean errorHandler) {
@@ -43,14 +32,15 @@ class CustomHandlersIT {
         p.put("repl.dmlhandler." + name + ".error_handler", String.valueOf(errorHandler));
     }
 
-    @Test
-    void dmlAndErrorHandlersOnApply() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("pairs")
+    void dmlAndErrorHandlersOnApply(List<Vendor> vendors) throws Exception {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("repl.apply", "false");
         handler(p, "up", "people", "INSERT", UpperCaseName.class, false);
         handler(p, "no", "people", "DELETE", Refuse.class, false);
         handler(p, "pay", "employees", "UPDATE", KeepHigherSalary.class, true);
-        cluster = new Cluster(databases.nodes(Vendor.POSTGRESQL, "custom", 2), p);
+        cluster = new Cluster(databases.nodes("custom", vendors.toArray(Vendor[]::new)), p);
         cluster.ddl(v -> List.of("CREATE TABLE people (id INT PRIMARY KEY, name VARCHAR(20))",
                 "CREATE TABLE employees (employee_id INT PRIMARY KEY, salary DECIMAL(10,2))",
                 "INSERT INTO employees VALUES (200, 4400)"));
