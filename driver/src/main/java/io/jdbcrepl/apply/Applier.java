@@ -263,6 +263,7 @@ final class Applier implements Runnable {
                     applyTransaction(l, r, rows, tx, group, last);
                 } else {
                     try {
+                        rows.begin();
                         group.lcrs += Math.max(1, r.lcrs(tx.txId(), rows::apply));
                     } catch (ApplyFailure fast) {
                         careful(l, r, rows, group);
@@ -322,6 +323,7 @@ final class Applier implements Runnable {
         Savepoint sp = l.setSavepoint();
         long[] count = {0};
         try {
+            rows.begin();
             count[0] = r.lcrs(tx.txId(), rows::apply);
             rows.flush();
             l.releaseSavepoint(sp);
@@ -336,8 +338,8 @@ final class Applier implements Runnable {
             if (failure == null) {
                 group.applied++;
             } else {
-                conflicts.write(l, failure.history);
-                errorQueue.record(l, peer.name(), tx, failure, r);
+                long entry = errorQueue.record(l, peer.name(), tx, failure, r);
+                conflicts.write(l, ConflictLog.queued(rows.conflictsMet(), entry));
                 group.queued++;
                 LOG.warn("jdbc:repl: transaction " + tx.txId() + " from " + peer.name() + " moved to the error queue at "
                         + node.name() + ": LCR " + failure.number + ", " + failure.code + ": " + failure.getMessage());
@@ -352,6 +354,7 @@ final class Applier implements Runnable {
             throws SQLException {
         Savepoint exact = l.setSavepoint();
         rows.exact(true);
+        rows.begin();
         try {
             count[0] = r.lcrs(tx.txId(), rows::apply);
             l.releaseSavepoint(exact);

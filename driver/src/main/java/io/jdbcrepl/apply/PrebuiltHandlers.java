@@ -27,7 +27,7 @@ import java.util.Map;
  * ({@code repl.handler.*}) of the destination table, executed on the local connection; the RECORD
  * entries go to the error queue, every conflict to {@code repl_conflict}. An unresolved conflict is
  * returned as the failure that queues the transaction (the applier logs it, one WARN line, and
- * writes its history after the rollback).
+ * writes the history of the transaction's conflicts with its error queue entry, after the rollback).
  */
 final class PrebuiltHandlers implements ConflictHandler {
 
@@ -42,6 +42,7 @@ final class PrebuiltHandlers implements ConflictHandler {
     private final ConflictLog history;
     /** By the destination table's SQL name; built on its first conflict. */
     private final Map<String, ConflictResolver> resolvers = new HashMap<>();
+    private final List<Resolution.ConflictHistory> met = new ArrayList<>();
 
     PrebuiltHandlers(Dialect dialect, ReplConfig config, String localSchema, String node, String source,
             ErrorQueue errorQueue, ConflictLog history) {
@@ -60,6 +61,7 @@ final class PrebuiltHandlers implements ConflictHandler {
         ConflictResolver resolver = resolver(table);
         Resolution r = resolver.resolve(lcr, conflict);
         List<Resolution.ConflictHistory> rows = r.history(Instant.now(), resolver.table());
+        met.addAll(rows);
         String code = conflict.type() == null ? "FOREIGN_KEY" : conflict.type().name();
         if (!r.resolved()) {
             // the applier logs it once, as it queues the transaction (not at each repl.fk.retry attempt)
@@ -87,6 +89,16 @@ final class PrebuiltHandlers implements ConflictHandler {
     @Override
     public void recordUnresolved(Connection local, ApplyFailure unresolved) throws SQLException {
         history.write(local, unresolved.history);
+    }
+
+    @Override
+    public void begin() {
+        met.clear();
+    }
+
+    @Override
+    public List<Resolution.ConflictHistory> met() {
+        return List.copyOf(met);
     }
 
     private ConflictResolver resolver(TableMap.LocalTable table) throws SQLException {

@@ -66,6 +66,16 @@ final class RowApplier implements AutoCloseable {
         this.exact = on;
     }
 
+    /** Starts a run of one source transaction: {@link #conflictsMet()} is empty again. */
+    void begin() {
+        handler.begin();
+    }
+
+    /** The history rows of the conflicts met since {@link #begin()}. */
+    List<io.jdbcrepl.conflict.Resolution.ConflictHistory> conflictsMet() {
+        return handler.met();
+    }
+
     /** The statement and bound values of one LCR. */
     record Plan(String shape, CommandType command, String sql, List<TypedValue> values, List<ValueType> types,
             TableMap.LocalTable table, RowLcr lcr) {
@@ -76,16 +86,18 @@ final class RowApplier implements AutoCloseable {
         try {
             plan = plan(lcr);
         } catch (IllegalArgumentException e) {
-            throw new ApplyFailure(number, "22000", e.getMessage() + " (" + lcr + ")", e);
+            failed(lcr, number, new ApplyFailure(number, "22000", e.getMessage() + " (" + lcr + ")", e));
+            return;
         } catch (SQLException e) {
             if (SqlErrors.transientError(e)) throw e;
-            throw new ApplyFailure(number, SqlErrors.state(e), e.getMessage(), e);
+            failed(lcr, number, new ApplyFailure(number, SqlErrors.state(e), e.getMessage(), e));
+            return;
         }
         Optional<CustomHandlers.Loaded> custom = customs == null ? Optional.empty()
                 : customs.of(plan.table).dmlHandler(lcr.commandType());
         if (custom.isPresent()) { // SPEC 5.4: called instead of the default apply
             flush();
-            callHandler(custom.get(), lcr, null, number);
+            callHandler(custom.get(), lcr, null, null, number);
             return;
         }
         if (exact) {
@@ -148,15 +160,45 @@ final class RowApplier implements AutoCloseable {
     }
 
     private void applyExactly(Plan plan, long number) throws SQLException, ApplyFailure {
-        Conflict conflict = attempt(plan, number);
+        Conflict conflict;
+        try {
+            conflict = attempt(plan, number);
+        } catch (ApplyFailure error) {
+            failed(plan.lcr, number, error);
+            return;
+        }
         if (conflict == null) return;
         ApplyFailure unresolved = handler.resolve(conflict, plan.lcr, plan.table, number, local);
         if (unresolved == null) return;
-        Optional<CustomHandlers.Loaded> errorHandler = customs == null ? Optional.empty()
-                : customs.of(plan.table).errorHandler(plan.command);
+        Optional<CustomHandlers.Loaded> errorHandler = errorHandler(plan.lcr);
         if (errorHandler.isEmpty()) throw unresolved;
         handler.recordUnresolved(local, unresolved);
-        callHandler(errorHandler.get(), plan.lcr, conflict, number);
+        callHandler(errorHandler.get(), plan.lcr, conflict, new ConflictException(unresolved.getMessage(), conflict), number);
+    }
+
+    /**
+     * SPEC 5.4: an error other than a conflict (a constraint, a missing column) goes to the error
+     * handler of the LCR's table and operation too, in exact mode; without one it fails the LCR.
+     */
+    private void failed(RowLcr lcr, long number, ApplyFailure error) throws SQLException, ApplyFailure {
+        Optional<CustomHandlers.Loaded> errorHandler = exact ? errorHandler(lcr) : Optional.empty();
+        if (errorHandler.isEmpty()) throw error;
+        SQLException cause = error.getCause() instanceof SQLException s ? s
+                : new SQLException(error.getMessage(), error.code, error.getCause());
+        callHandler(errorHandler.get(), lcr, null, cause, number);
+    }
+
+    /** The error handler of the LCR's table and operation; none when the table is not there. */
+    private Optional<CustomHandlers.Loaded> errorHandler(RowLcr lcr) throws SQLException {
+        if (customs == null) return Optional.empty();
+        TableMap.LocalTable table;
+        try {
+            table = tables.resolve(lcr.objectOwner(), lcr.objectName());
+        } catch (SQLException e) {
+            if (SqlErrors.transientError(e)) throw e;
+            return Optional.empty();
+        }
+        return customs.of(table).errorHandler(lcr.commandType());
     }
 
     /** Runs the LCR's statement under a savepoint: null when it applied, else the conflict (rolled back). */
@@ -198,10 +240,10 @@ final class RowApplier implements AutoCloseable {
      * Calls a custom handler (SPEC 5.4) with the LCR and, for an error handler, the conflict; its
      * {@code execute} applies the LCR as it is then. Whatever it throws queues the transaction.
      */
-    private void callHandler(CustomHandlers.Loaded custom, RowLcr lcr, Conflict conflict, long number)
+    private void callHandler(CustomHandlers.Loaded custom, RowLcr lcr, Conflict conflict, SQLException error, long number)
             throws SQLException, ApplyFailure {
         String name = "custom handler " + custom.definition().name() + " (" + custom.definition().className() + ")";
-        HandlerContext context = new HandlerContext(lcr, conflict, local,
+        HandlerContext context = new HandlerContext(lcr, conflict, error, local,
                 (changed, resolution) -> executeForHandler(changed, number, resolution));
         try {
             custom.handler().handle(context);
