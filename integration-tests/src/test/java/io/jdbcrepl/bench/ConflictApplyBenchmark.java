@@ -26,7 +26,8 @@ import java.util.Map;
  * (10% of the transactions conflict, each once, resolved by MAXIMUM on the {@code repl.timestamp}
  * column: the LCR wins). Same backlog, same run, the two drains one after the other (their order
  * alternating by round), {@code bench.conflict.rounds} rounds; prints each round's rows per second
- * and the ratio conflicting / clean, then the median and spread of the ratios.
+ * and the ratio conflicting / clean, then the median and spread of the ratios ({@code bench.conflict.warmup}
+ * smaller rounds before, not counted, warm the JIT).
  * {@code bench.vendor}: POSTGRESQL (default) or MARIADB.
  */
 public final class ConflictApplyBenchmark {
@@ -41,7 +42,9 @@ public final class ConflictApplyBenchmark {
         int txs = Integer.getInteger("bench.conflict.txs", 10_000);
         int size = Integer.getInteger("bench.conflict.size", 5);
         int rounds = Integer.getInteger("bench.conflict.rounds", 3);
+        int warmup = Integer.getInteger("bench.conflict.warmup", 1);
         Vendor vendor = Vendor.valueOf(System.getProperty("bench.vendor", "POSTGRESQL"));
+        for (int round = 1; round <= warmup; round++) round(vendor, Math.min(txs, 2_000), size, round % 2 == 0); // JIT
         List<Double> ratios = new ArrayList<>();
         for (int round = 1; round <= rounds; round++) {
             double[] perSecond = round(vendor, txs, size, round % 2 == 0);
