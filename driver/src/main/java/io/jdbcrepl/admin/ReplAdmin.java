@@ -35,6 +35,9 @@ public interface ReplAdmin {
     /** Starts the inbound server of this node in this JVM when it is not running (as a connection does). */
     void startApply() throws SQLException;
 
+    /** Stops this node's inbound server in this JVM, if it runs; its connections close. */
+    void stopApply() throws SQLException;
+
     /** The error queue's entries (SPEC 5.5), in source position order, without their LCRs. */
     List<ErrorEntry> errors() throws SQLException;
 

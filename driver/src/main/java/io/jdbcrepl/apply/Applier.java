@@ -102,6 +102,9 @@ final class Applier implements Runnable {
         }
     }
 
+    /** Lock conflicts in a row that are retried at once before the session restarts with backoff. */
+    private static final int MAX_LOCK_CONFLICTS = 50;
+
     @Override
     public void run() {
         long backoff = 100;
@@ -184,9 +187,23 @@ final class Applier implements Runnable {
                 if (state != State.RUNNING) LOG.info("jdbc:repl: applying from " + peer.name() + " to " + node.name());
                 state = State.RUNNING;
                 lastError = null;
+                int lockConflicts = 0;
                 while (!stopped) {
                     long seen = signal.generation();
-                    boolean more = applyBatch(l, r, rows);
+                    boolean more;
+                    try {
+                        more = applyBatch(l, r, rows);
+                        lockConflicts = 0;
+                    } catch (SQLException e) {
+                        // A deadlock or lock timeout with the application's transactions: the batch is
+                        // rolled back (applyBatch did) and runs again after a short random pause, on
+                        // the same connections; only a run of them restarts the session with backoff.
+                        if (!SqlErrors.lockConflict(e) || ++lockConflicts > MAX_LOCK_CONFLICTS) throw e;
+                        LOG.debug("jdbc:repl: applying from " + peer.name() + " to " + node.name()
+                                + " met a lock conflict, running the batch again: " + e);
+                        Thread.sleep(1 + java.util.concurrent.ThreadLocalRandom.current().nextInt(5 * lockConflicts));
+                        continue;
+                    }
                     subscribe(r, sourceSubscribers, !more);
                     if (!more) awaitNews(r, seen);
                 }

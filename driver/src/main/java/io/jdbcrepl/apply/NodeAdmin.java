@@ -134,6 +134,12 @@ public final class NodeAdmin implements ReplAdmin {
     }
 
     @Override
+    public void stopApply() {
+        InboundServer server = InboundServer.of(node);
+        if (server != null) server.stop();
+    }
+
+    @Override
     public List<ErrorEntry> errors() throws SQLException {
         try (Connection c = local()) {
             return new ErrorQueueOperations(node).list(c);

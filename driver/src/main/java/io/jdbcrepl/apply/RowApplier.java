@@ -258,12 +258,17 @@ final class RowApplier implements AutoCloseable {
                         + plan.table.info().qualifiedName() + ": its key is not unique here", null);
             }
             RowImage current = detail(() -> currentRow(plan), number);
-            return ConflictDetector.detect(plan.lcr, current, settings(plan.table)).orElseThrow(() -> new ApplyFailure(
-                    number, "55000", plan.command + " changed no row of " + plan.table.info().qualifiedName()
-                            + " although its row matches the LCR's old values (" + plan.lcr + ")", null));
+            Optional<Conflict> conflict = ConflictDetector.detect(plan.lcr, current, settings(plan.table));
+            if (conflict.isPresent()) return conflict.get();
+            // A local transaction committed between the statement and the locked read and left the
+            // row as the LCR expects it (a counter at the same value): run it again, under our lock.
+            if (run(ps::executeUpdate, number) == 1) return null;
+            throw new ApplyFailure(number, "55000", plan.command + " changed no row of " + plan.table.info().qualifiedName()
+                    + " although its locked row matches the LCR's old values (" + plan.lcr + ")", null);
         } catch (SQLException e) {
-            local.rollback(sp);
+            // after a deadlock H2 has rolled the whole transaction back, savepoint included: the caller rolls back
             if (SqlErrors.transientError(e)) throw e;
+            local.rollback(sp);
             if (SqlErrors.uniqueViolation(e, dialect) && plan.command == CommandType.INSERT) {
                 RowImage current = detail(() -> currentRow(plan), number);
                 // not found by the key: another unique constraint is taken
@@ -349,12 +354,12 @@ final class RowApplier implements AutoCloseable {
         }
     }
 
-    /** The destination's row with the LCR's key (every column, as its portable type), or null. */
+    /** The destination's row with the LCR's key (every column, as its portable type), locked; or null. */
     private RowImage currentRow(Plan plan) throws SQLException {
         TableMap.LocalTable t = plan.table;
         List<String> columns = t.info().columns().stream().map(ColumnInfo::name).toList();
         List<String> key = t.info().key();
-        try (PreparedStatement ps = local.prepareStatement(RowSql.select(dialect, t.sql(), columns, key))) {
+        try (PreparedStatement ps = local.prepareStatement(RowSql.selectForUpdate(dialect, t.sql(), columns, key))) {
             int i = 0;
             for (String k : key) {
                 TypedValue v = keyValue(t, plan.lcr, k);

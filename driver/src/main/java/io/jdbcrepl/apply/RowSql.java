@@ -44,6 +44,15 @@ final class RowSql {
         return "SELECT " + list(d, columns, "", ", ") + " FROM " + table + where(d, key, List.of()) + " FOR UPDATE";
     }
 
+    /**
+     * The row by key, locked until the transaction ends: a conflict is resolved from the row as it
+     * is then, and no local transaction may change it between that read and the resolution's write
+     * (which finds the row by key alone), or its change would be lost here and nowhere else.
+     */
+    static String selectForUpdate(Dialect d, String table, List<String> columns, List<String> key) {
+        return select(d, table, columns, key) + " FOR UPDATE";
+    }
+
     private static String where(Dialect d, List<String> key, List<String> compared) {
         String nullSafe = d == Dialect.MYSQL ? " <=> ?" : " IS NOT DISTINCT FROM ?";
         String out = " WHERE " + list(d, key, " = ?", " AND ");

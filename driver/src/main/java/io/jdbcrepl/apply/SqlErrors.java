@@ -18,11 +18,36 @@ final class SqlErrors {
             String state = s.getSQLState() == null ? "" : s.getSQLState();
             if (state.startsWith("40") || state.startsWith("08") || state.equals("HYT00") || state.equals("55P03")
                     || state.startsWith("57P") || s.getErrorCode() == 1205 || s.getErrorCode() == 1213
-                    || s instanceof java.sql.SQLTransientException || s instanceof java.sql.SQLRecoverableException) {
+                    || s instanceof java.sql.SQLTransientException || s instanceof java.sql.SQLRecoverableException
+                    || h2DeadlockAftermath(s)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * A deadlock, serialization failure or lock timeout in the local database: the local
+     * transaction lost a race with the application's transactions and is simply run again. Not a
+     * fenced progress update (another applier took over) nor a lost connection.
+     */
+    static boolean lockConflict(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof ProgressStore.Fenced) return false;
+        }
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        return state.startsWith("40") || state.equals("HYT00") || state.equals("55P03")
+                || e.getErrorCode() == 1205 || e.getErrorCode() == 1213 || h2DeadlockAftermath(e);
+    }
+
+    /**
+     * H2 2.x sometimes reports its own rollback of a deadlock victim, racing with the victim's next
+     * statement, as a general error ("Transaction was illegally transitioned from CLOSED to
+     * ROLLING_BACK"): the transaction is gone, and running it again is all there is to do.
+     */
+    private static boolean h2DeadlockAftermath(SQLException e) {
+        String message = e.getMessage();
+        return e.getErrorCode() == 50000 && message != null && message.contains("Transaction was illegally transitioned");
     }
 
     static boolean uniqueViolation(SQLException e, Dialect dialect) {

@@ -18,11 +18,22 @@ final class Commands {
             Command.leaf("demo", "", 0, 0,
                     "run three embedded H2 nodes with a conflicting workload and print a summary",
                     """
-                    Starts three embedded H2 nodes that replicate to each other, runs a small
-                    workload that makes update, uniqueness and delete conflicts on purpose, waits
-                    until the nodes have applied each other's changes, and prints what each node
-                    holds and how each conflict was resolved. Needs no database and no --url.""",
-                    List.of(), Command.Check.NONE, null),
+                    Starts three nodes on embedded H2 databases in this JVM, each with its own
+                    jdbc:repl: URL and conflict handlers, that apply each other's changes. Plays the
+                    seed's salary conflict, then runs writers on every node for --seconds that
+                    collide on purpose (counters, salaries, orders, badges), with a progress line;
+                    then prints transactions per node, conflicts by handler, the error queue, the
+                    replication lag and a comparison of every table across the nodes.
+                    Exit code 0 only when the nodes converged as their handlers promise.
+                    With --url (once per node) it runs on those databases instead: it drops and
+                    creates its demo_* tables there, so give it databases made for it.""",
+                    List.of(Option.value("--nodes", "n", "how many embedded nodes, 2 to 9 (default 3)"),
+                            Option.value("--seconds", "s", "how long the writers run, 1 to 3600 (default 10)"),
+                            Option.value("--url", "jdbc:repl:url",
+                                    "a node's database instead of embedded H2, once per node (no repl.node)")
+                                    .asRepeatable(),
+                            Option.USER, Option.PASSWORD, Option.JSON),
+                    Commands::checkDemo, DemoCommand::run),
             Command.leaf("status", "", 0, 0,
                     "show this node's peers, apply progress and error queue size",
                     """
@@ -116,6 +127,19 @@ final class Commands {
         List<Option> all = new ArrayList<>(first);
         all.addAll(List.of(more));
         return all;
+    }
+
+    private static void checkDemo(Invocation invocation) throws UsageException {
+        invocation.integer("--seconds", DemoCommand.DEFAULT_SECONDS, 1, 3600);
+        int nodes = invocation.integer("--nodes", DemoCommand.DEFAULT_NODES, 2, 9);
+        List<String> urls = invocation.values(Option.URL.name());
+        if (urls.size() == 1) {
+            throw new UsageException("'demo' needs --url once per node, at least twice, or none for embedded H2");
+        }
+        if (!urls.isEmpty() && invocation.value("--nodes") != null && nodes != urls.size()) {
+            throw new UsageException("'demo' got --nodes " + nodes + " and " + urls.size() + " --url options; give one or"
+                    + " the other (--url once per node)");
+        }
     }
 
     private static void checkRetryTarget(Invocation invocation) throws UsageException {

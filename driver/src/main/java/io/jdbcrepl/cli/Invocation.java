@@ -21,6 +21,7 @@ final class Invocation {
     final PrintStream out;
     final PrintStream err;
     private final Map<String, String> values = new HashMap<>();
+    private final Map<String, List<String>> repeated = new HashMap<>();
     private final Set<String> flags = new HashSet<>();
     private final List<String> operands = new ArrayList<>();
 
@@ -54,7 +55,7 @@ final class Invocation {
             if (option == null) {
                 throw new UsageException("unknown option '" + name + "' for '" + command.name + "'");
             }
-            if (invocation.values.containsKey(name) || invocation.flags.contains(name)) {
+            if (!option.repeatable() && (invocation.values.containsKey(name) || invocation.flags.contains(name))) {
                 throw new UsageException("option '" + name + "' is given twice");
             }
             if (!option.takesValue()) {
@@ -63,9 +64,9 @@ final class Invocation {
                 }
                 invocation.flags.add(name);
             } else if (equals >= 0) {
-                invocation.values.put(name, arg.substring(equals + 1));
+                invocation.put(name, arg.substring(equals + 1));
             } else if (i + 1 < args.size()) {
-                invocation.values.put(name, args.get(++i));
+                invocation.put(name, args.get(++i));
             } else {
                 throw new UsageException("option '" + name + "' needs a value <" + option.valueName() + ">");
             }
@@ -76,11 +77,17 @@ final class Invocation {
                 throw new UsageException("'" + command.name + "' needs " + option.label());
             }
         }
-        String url = invocation.values.get(Option.URL.name());
-        if (url != null && !url.startsWith(URL_PREFIX)) {
-            throw new UsageException("--url must be a " + URL_PREFIX + " URL, not " + describeUrl(url));
+        for (String url : invocation.values(Option.URL.name())) {
+            if (!url.startsWith(URL_PREFIX)) {
+                throw new UsageException("--url must be a " + URL_PREFIX + " URL, not " + describeUrl(url));
+            }
         }
         return invocation;
+    }
+
+    private void put(String name, String value) {
+        values.put(name, value);
+        repeated.computeIfAbsent(name, n -> new ArrayList<>()).add(value);
     }
 
     private void checkOperandCount() throws UsageException {
@@ -106,6 +113,11 @@ final class Invocation {
         return values.get(optionName);
     }
 
+    /** Every value of a repeatable option, in order; empty when it is absent. */
+    List<String> values(String optionName) {
+        return List.copyOf(repeated.getOrDefault(optionName, List.of()));
+    }
+
     boolean flag(String optionName) {
         return flags.contains(optionName);
     }
@@ -116,6 +128,22 @@ final class Invocation {
 
     String url() {
         return values.get(Option.URL.name());
+    }
+
+    /** A whole-number option within {@code [min, max]}, or {@code fallback} when it is absent. */
+    int integer(String optionName, int fallback, int min, int max) throws UsageException {
+        String text = values.get(optionName);
+        if (text == null) {
+            return fallback;
+        }
+        try {
+            int value = Integer.parseInt(text.trim());
+            if (value >= min && value <= max) return value;
+        } catch (NumberFormatException notANumber) {
+            // the message below says what is wanted
+        }
+        throw new UsageException("option '" + optionName + "' needs a whole number from " + min + " to " + max
+                + ", not '" + text + "'");
     }
 
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d)");

@@ -25,6 +25,7 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
+        VendorDrivers.registerBesideJar();
         System.exit(run(args, System.out, System.err));
     }
 

@@ -2,9 +2,14 @@ package io.jdbcrepl.cli;
 
 /**
  * One {@code --name} option of a command: a flag when {@code valueName} is null, otherwise it
- * takes a value ({@code --name value} or {@code --name=value}).
+ * takes a value ({@code --name value} or {@code --name=value}); a repeatable one may be given
+ * several times.
  */
-record Option(String name, String valueName, String description, boolean required) {
+record Option(String name, String valueName, String description, boolean required, boolean repeatable) {
+
+    Option(String name, String valueName, String description, boolean required) {
+        this(name, valueName, description, required, false);
+    }
 
     static final Option URL = new Option("--url", "jdbc:repl:url",
             "this node's jdbc:repl: URL; repl.* keys may be in its query string", true);
@@ -22,7 +27,11 @@ record Option(String name, String valueName, String description, boolean require
     }
 
     Option asRequired() {
-        return new Option(name, valueName, description, true);
+        return new Option(name, valueName, description, true, repeatable);
+    }
+
+    Option asRepeatable() {
+        return new Option(name, valueName, description, required, true);
     }
 
     boolean takesValue() {
@@ -32,7 +41,8 @@ record Option(String name, String valueName, String description, boolean require
     /** "--url <jdbc:repl:url>", bracketed when optional, for usage lines. */
     String synopsis() {
         String text = takesValue() ? name + " <" + valueName + ">" : name;
-        return required ? text : "[" + text + "]";
+        text = required ? text : "[" + text + "]";
+        return repeatable ? text + "..." : text;
     }
 
     /** "--url <jdbc:repl:url>" without brackets, for the option list. */

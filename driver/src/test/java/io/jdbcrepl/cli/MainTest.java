@@ -186,7 +186,7 @@ class MainTest {
     }
 
     @ParameterizedTest
-    @MethodSource("leafCommands")
+    @MethodSource("commandsWithUrl") // demo with valid arguments runs the demo: DemoTest
     void validArgumentsReachTheCommand(String command) {
         Result result = runCommand(command, VALID_ARGS.get(command));
         assertThat(result.exitCode()).isEqualTo(validExit(command));
@@ -311,12 +311,32 @@ class MainTest {
         assertThat(runCommand(command, args).exitCode()).isEqualTo(ExitCode.USAGE);
     }
 
-    @Test
-    void demoNeedsNoUrlAndTakesNone() {
-        assertThat(run("demo").exitCode()).isEqualTo(ExitCode.NOT_AVAILABLE);
-        Result result = run("demo", "--url", URL);
+    @ParameterizedTest
+    @ValueSource(strings = {"--nodes=1", "--nodes=10", "--nodes=x", "--seconds=0", "--seconds=3601", "--seconds=1.5"})
+    void demoRejectsOutOfRangeNumbers(String option) {
+        Result result = run("demo", option);
         assertThat(result.exitCode()).isEqualTo(ExitCode.USAGE);
-        assertThat(result.err()).startsWith("jdbc-repl: unknown option '--url' for 'demo'");
+        assertThat(result.err()).startsWith("jdbc-repl: option '" + option.substring(0, option.indexOf('=')) + "' needs a whole number from ");
+    }
+
+    @Test
+    void demoTakesAUrlPerNodeOrNone() {
+        Result one = run("demo", "--url", URL);
+        assertThat(one.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(one.err()).startsWith("jdbc-repl: 'demo' needs --url once per node, at least twice");
+        Result both = run("demo", "--nodes", "3", "--url", URL + "1", "--url", URL + "2");
+        assertThat(both.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(both.err()).startsWith("jdbc-repl: 'demo' got --nodes 3 and 2 --url options");
+        Result notRepl = run("demo", "--url", URL, "--url", "jdbc:h2:mem:x");
+        assertThat(notRepl.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(notRepl.err()).startsWith("jdbc-repl: --url must be a jdbc:repl: URL");
+    }
+
+    @Test
+    void demoRefusesUrlsThatNameTheirNode() {
+        Result result = run("demo", "--url", URL + "1?repl.node=a", "--url", URL + "2");
+        assertThat(result.exitCode()).isEqualTo(ExitCode.FAILED);
+        assertThat(result.err()).contains("--url 1 sets repl.node: leave it out, the demo sets it");
     }
 
     @ParameterizedTest

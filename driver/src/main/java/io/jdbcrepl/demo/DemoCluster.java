@@ -1,0 +1,282 @@
+package io.jdbcrepl.demo;
+
+import io.jdbcrepl.admin.ReplAdmin;
+import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.config.ReplConfig;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+
+/**
+ * The demo's nodes n1..nk: each a {@code jdbc:repl:} URL plus the {@code repl.*} settings an
+ * application would give it (node name, peers, the handlers of {@link #HANDLERS}), and the plain
+ * URL its peers read it by. Embedded H2 databases by default, or the databases the user names.
+ */
+final class DemoCluster implements AutoCloseable {
+
+    /** The demo's tables; the driver captures these and no others. */
+    static final List<String> TABLES = List.of("demo_employees", "demo_counters", "demo_orders", "demo_badges",
+            "demo_heartbeat");
+
+    /**
+     * The conflict handlers, the same on every node, as an application would write them: a
+     * handler cookbook in miniature (see the README).
+     */
+    static final Map<String, String> HANDLERS = orderedMap(
+            // the seed's salary example: last writer wins on the time the driver maintains (SPEC 5.6)
+            "repl.timestamp.demo_employees", "updated_at",
+            "repl.handler.salary_lww.table", "demo_employees",
+            "repl.handler.salary_lww.type", "MAXIMUM",
+            "repl.handler.salary_lww.columns", "salary,commission_pct,updated_at",
+            "repl.handler.salary_lww.resolution", "updated_at",
+            // counters: every node's increments add up
+            "repl.handler.hits_delta.table", "demo_counters",
+            "repl.handler.hits_delta.type", "DELTA",
+            "repl.handler.hits_delta.columns", "hits",
+            // orders: last writer wins, a delete wins over an update, and an update that lost to a
+            // delete elsewhere is recorded for a person to look at
+            "repl.timestamp.demo_orders", "updated_at",
+            "repl.handler.order_lww.table", "demo_orders",
+            "repl.handler.order_lww.type", "MAXIMUM",
+            "repl.handler.order_lww.resolution", "updated_at",
+            "repl.handler.delete_wins.table", "demo_orders",
+            "repl.handler.delete_wins.operation", "DELETE",
+            "repl.handler.delete_wins.type", "OVERWRITE",
+            "repl.handler.lost_update.table", "demo_orders",
+            "repl.handler.lost_update.conflict", "ROW_MISSING",
+            "repl.handler.lost_update.type", "RECORD",
+            "repl.handler.double_delete.table", "demo_orders",
+            "repl.handler.double_delete.operation", "DELETE",
+            "repl.handler.double_delete.conflict", "ROW_MISSING",
+            "repl.handler.double_delete.type", "IGNORE",
+            // badges: two nodes claim the same one; the first claim wins
+            "repl.timestamp.demo_badges", "granted_at",
+            "repl.handler.first_claim.table", "demo_badges",
+            "repl.handler.first_claim.operation", "INSERT",
+            "repl.handler.first_claim.type", "MINIMUM",
+            "repl.handler.first_claim.resolution", "granted_at");
+
+    /** One node: its name, the application's URL and settings, and the plain URL peers read it by. */
+    record DemoNode(String name, String replUrl, String rawUrl, Properties credentials, Dialect dialect) {
+    }
+
+    private final List<DemoNode> nodes;
+    private final boolean embedded;
+
+    private DemoCluster(List<DemoNode> nodes, boolean embedded) {
+        this.nodes = nodes;
+        this.embedded = embedded;
+    }
+
+    /** {@code count} in-memory H2 databases, named apart per run so that runs in one JVM never meet. */
+    static DemoCluster embedded(int count) {
+        String run = UUID.randomUUID().toString().substring(0, 8);
+        List<DemoNode> nodes = new ArrayList<>();
+        for (int i = 1; i <= count; i++) {
+            String raw = "jdbc:h2:mem:repl_demo_" + run + "_n" + i + ";DB_CLOSE_DELAY=-1";
+            nodes.add(new DemoNode("n" + i, "jdbc:repl:" + raw.substring("jdbc:".length()), raw, new Properties(),
+                    Dialect.H2));
+        }
+        return new DemoCluster(nodes, true);
+    }
+
+    /** The databases of {@code urls} ({@code jdbc:repl:} URLs without {@code repl.node} or {@code repl.peers}). */
+    static DemoCluster of(List<String> urls, String user, String password) throws SQLException {
+        List<DemoNode> nodes = new ArrayList<>();
+        for (int i = 0; i < urls.size(); i++) {
+            String url = urls.get(i);
+            Properties credentials = new Properties();
+            if (user != null) credentials.setProperty("user", user);
+            if (password != null) credentials.setProperty("password", password);
+            ReplConfig config = ReplConfig.load(url, credentials);
+            for (String key : List.of("repl.node", "repl.peers", "repl.tables", "repl.apply")) {
+                if (config.replProperties().containsKey(key)) {
+                    throw new SQLException("--url " + (i + 1) + " sets " + key + ": leave it out, the demo sets it"
+                            + " (nodes n1..n" + urls.size() + ", each applying from all others)", "22023");
+                }
+            }
+            String raw = config.delegateUrl();
+            int colon = raw.indexOf(':', "jdbc:".length());
+            Dialect dialect = Dialect.fromSubprotocol(colon < 0 ? "" : raw.substring("jdbc:".length(), colon));
+            nodes.add(new DemoNode("n" + (i + 1), url, raw, credentials, dialect));
+        }
+        return new DemoCluster(nodes, false);
+    }
+
+    List<DemoNode> nodes() {
+        return nodes;
+    }
+
+    int size() {
+        return nodes.size();
+    }
+
+    DemoNode node(int i) {
+        return nodes.get(i);
+    }
+
+    boolean embedded() {
+        return embedded;
+    }
+
+    /** What node i's application passes to {@code connect}: credentials and every {@code repl.*} setting. */
+    Properties settings(int i) {
+        DemoNode node = nodes.get(i);
+        Properties p = new Properties();
+        p.putAll(node.credentials());
+        p.setProperty("repl.node", node.name());
+        List<String> peers = new ArrayList<>();
+        for (DemoNode peer : nodes) {
+            if (peer == node) continue;
+            peers.add(peer.name());
+            p.setProperty("repl.peer." + peer.name() + ".url", peer.rawUrl());
+            String user = peer.credentials().getProperty("user");
+            String password = peer.credentials().getProperty("password");
+            if (user != null) p.setProperty("repl.peer." + peer.name() + ".user", user);
+            if (password != null) p.setProperty("repl.peer." + peer.name() + ".password", password);
+        }
+        p.setProperty("repl.peers", String.join(",", peers));
+        p.setProperty("repl.tables", "demo_*");
+        // The demo starts the inbound servers itself, after the seed's example has made its conflict.
+        p.setProperty("repl.apply", "false");
+        p.putAll(HANDLERS);
+        return p;
+    }
+
+    /** A connection of node i's application: captured, with the demo's handlers. */
+    Connection open(int i) throws SQLException {
+        return DriverManager.getConnection(nodes.get(i).replUrl(), settings(i));
+    }
+
+    /** A plain connection to node i's database, past the driver (what the peers and the checks use). */
+    Connection openRaw(int i) throws SQLException {
+        DemoNode node = nodes.get(i);
+        return DriverManager.getConnection(node.rawUrl(), node.credentials());
+    }
+
+    ReplAdmin admin(int i) throws SQLException {
+        try (Connection c = open(i)) {
+            return c.unwrap(ReplAdmin.class);
+        }
+    }
+
+    /** Drops and creates the demo's tables with the same first rows on every node, past the driver. */
+    void createTables() throws SQLException {
+        for (int i = 0; i < nodes.size(); i++) {
+            Dialect dialect = nodes.get(i).dialect();
+            try (Connection c = openRaw(i); Statement s = c.createStatement()) {
+                for (String table : TABLES) s.execute("DROP TABLE IF EXISTS " + table);
+                for (String ddl : ddl(dialect)) s.execute(ddl);
+                for (String row : firstRows()) s.execute(row);
+                insertOrders(c);
+                for (DemoNode n : nodes) {
+                    s.execute("INSERT INTO demo_heartbeat (node, seq) VALUES ('" + n.name() + "', 0)");
+                }
+                if (!c.getAutoCommit()) c.commit();
+            }
+        }
+    }
+
+    private static List<String> ddl(Dialect dialect) {
+        String ts = switch (dialect) {
+            case MYSQL -> "DATETIME(6)";
+            default -> "TIMESTAMP(6)";
+        };
+        String engine = dialect == Dialect.MYSQL ? " ENGINE=InnoDB" : "";
+        return List.of(
+                "CREATE TABLE demo_employees (employee_id INT PRIMARY KEY, first_name VARCHAR(20),"
+                        + " last_name VARCHAR(25) NOT NULL, salary DECIMAL(8,2), commission_pct DECIMAL(2,2),"
+                        + " department_id INT, updated_at " + ts + ")" + engine,
+                "CREATE TABLE demo_counters (id INT PRIMARY KEY, name VARCHAR(40) NOT NULL, hits BIGINT NOT NULL)" + engine,
+                "CREATE TABLE demo_orders (id BIGINT PRIMARY KEY, customer VARCHAR(40) NOT NULL,"
+                        + " status VARCHAR(16) NOT NULL, amount DECIMAL(10,2) NOT NULL, updated_at " + ts + ")" + engine,
+                "CREATE TABLE demo_badges (code VARCHAR(40) PRIMARY KEY, holder VARCHAR(40) NOT NULL,"
+                        + " granted_at " + ts + ")" + engine,
+                "CREATE TABLE demo_heartbeat (node VARCHAR(16) PRIMARY KEY, seq BIGINT NOT NULL)" + engine);
+    }
+
+    /** Employee 200 is the seed's (salary 4400); 100..104 take the random salary updates. */
+    static final int SEED_EMPLOYEE = 200;
+    static final int FIRST_EMPLOYEE = 100;
+    static final int EMPLOYEES = 5;
+    static final int COUNTERS = 3;
+    static final int FIRST_ORDERS = 1_000;
+
+    private static List<String> firstRows() {
+        List<String> rows = new ArrayList<>();
+        rows.add("INSERT INTO demo_employees (employee_id, first_name, last_name, salary, commission_pct,"
+                + " department_id, updated_at) VALUES (" + SEED_EMPLOYEE + ", 'Jennifer', 'Whalen', 4400, NULL, 10,"
+                + " TIMESTAMP '2026-01-01 00:00:00')");
+        String[] names = {"Steven King", "Neena Kochhar", "Lex De Haan", "Alexander Hunold", "Bruce Ernst"};
+        for (int i = 0; i < EMPLOYEES; i++) {
+            String[] name = names[i].split(" ", 2);
+            rows.add("INSERT INTO demo_employees (employee_id, first_name, last_name, salary, commission_pct,"
+                    + " department_id, updated_at) VALUES (" + (FIRST_EMPLOYEE + i) + ", '" + name[0] + "', '"
+                    + name[1] + "', " + (5000 + 1000 * i) + ", 0.10, 90, TIMESTAMP '2026-01-01 00:00:00')");
+        }
+        String[] counters = {"page views", "sign-ups", "downloads"};
+        for (int i = 1; i <= COUNTERS; i++) {
+            rows.add("INSERT INTO demo_counters (id, name, hits) VALUES (" + i + ", '" + counters[i - 1] + "', 0)");
+        }
+        return rows;
+    }
+
+    private static void insertOrders(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO demo_orders (id, customer, status, amount,"
+                + " updated_at) VALUES (?, ?, 'new', ?, TIMESTAMP '2026-01-01 00:00:00')")) {
+            for (int i = 1; i <= FIRST_ORDERS; i++) {
+                ps.setLong(1, i);
+                ps.setString(2, "customer " + i);
+                ps.setBigDecimal(3, java.math.BigDecimal.valueOf(1000L * i, 2));
+                ps.addBatch();
+                if (i % 200 == 0) ps.executeBatch();
+            }
+            ps.executeBatch();
+        }
+    }
+
+    /** "n1 (H2, in memory)" or "n1 (PostgreSQL)" for the summary. */
+    String describe(int i) {
+        DemoNode node = nodes.get(i);
+        String vendor = switch (node.dialect()) {
+            case POSTGRESQL -> "PostgreSQL";
+            case MYSQL -> "MariaDB/MySQL";
+            case H2 -> "H2";
+        };
+        return vendor + (embedded ? ", in memory" : "");
+    }
+
+    /** Stops the nodes' inbound servers in this JVM, then frees the embedded databases. */
+    @Override
+    public void close() {
+        for (int i = 0; i < nodes.size(); i++) {
+            try {
+                admin(i).stopApply();
+            } catch (SQLException unreachable) {
+                // a node that cannot be reached has nothing running here to stop
+            }
+        }
+        if (!embedded) return;
+        for (int i = 0; i < nodes.size(); i++) {
+            try (Connection c = openRaw(i); Statement s = c.createStatement()) {
+                s.execute("SHUTDOWN");
+            } catch (SQLException alreadyGone) {
+                // nothing to free
+            }
+        }
+    }
+
+    private static Map<String, String> orderedMap(String... keysAndValues) {
+        Map<String, String> map = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) map.put(keysAndValues[i], keysAndValues[i + 1]);
+        return java.util.Collections.unmodifiableMap(map);
+    }
+}
