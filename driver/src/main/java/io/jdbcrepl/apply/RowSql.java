@@ -36,12 +36,9 @@ final class RowSql {
         return "DELETE FROM " + table + where(d, key, compared);
     }
 
-    /**
-     * The current row by key, {@code columns} in order, locked: a conflict is resolved from it, and
-     * a local change between this read and the resolution's write would be lost (DELTA counters).
-     */
+    /** The current row by key: {@code columns} in order. */
     static String select(Dialect d, String table, List<String> columns, List<String> key) {
-        return "SELECT " + list(d, columns, "", ", ") + " FROM " + table + where(d, key, List.of()) + " FOR UPDATE";
+        return "SELECT " + list(d, columns, "", ", ") + " FROM " + table + where(d, key, List.of());
     }
 
     /**

@@ -35,7 +35,7 @@ class RowSqlTest {
         assertThat(RowSql.delete(Dialect.H2, "\"S\".\"T\"", List.of("A", "B"), List.of("C")))
                 .isEqualTo("DELETE FROM \"S\".\"T\" WHERE \"A\" = ? AND \"B\" = ? AND \"C\" IS NOT DISTINCT FROM ?");
         assertThat(RowSql.select(Dialect.MYSQL, "`t`", List.of("a", "b"), List.of("a")))
-                .isEqualTo("SELECT `a`, `b` FROM `t` WHERE `a` = ? FOR UPDATE");
+                .isEqualTo("SELECT `a`, `b` FROM `t` WHERE `a` = ?");
     }
 
     @Test
