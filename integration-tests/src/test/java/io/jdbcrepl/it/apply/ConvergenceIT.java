@@ -94,6 +94,7 @@ class ConvergenceIT extends ClusterTest {
         long conflicts = 0;
         for (int i = 0; i < cluster.size(); i++) conflicts += assertEveryConflictRecorded(i);
         assertThat(conflicts).as("conflicts met (the test must make some)").isPositive();
+        System.out.printf("ConvergenceIT %s: %d LCRs met a conflict%n", vendors, conflicts);
     }
 
     /** One writer: single-row updates and, one in five, two rows in one transaction (in key order). */
