@@ -25,6 +25,10 @@ final class ErrorCommands {
             out.println(Json.write(entries.stream().map(ErrorCommands::json).toList()));
             return ExitCode.OK;
         }
+        if (entries.isEmpty()) {
+            out.println("The error queue is empty.");
+            return ExitCode.OK;
+        }
         out.printf("%-8s %-12s %-20s %8s %6s %-12s  %s%n", "ID", "SOURCE", "TRANSACTION", "POSITION", "LCRS", "CODE",
                 "ERROR");
         for (ErrorEntry e : entries) {

@@ -98,6 +98,8 @@ public final class Main {
         }
         try {
             return command.action.run(invocation);
+        } catch (UsageException e) { // an operand only the action can check (an entry's id)
+            return usageError(e, command, err);
         } catch (SQLException e) {
             err.println(NAME + ": " + command.name + " failed: " + e.getMessage()
                     + (e.getSQLState() == null ? "" : " (SQLState " + e.getSQLState() + ")"));

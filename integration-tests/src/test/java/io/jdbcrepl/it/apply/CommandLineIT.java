@@ -1,0 +1,181 @@
+package io.jdbcrepl.it.apply;
+
+import io.jdbcrepl.cli.Main;
+import io.jdbcrepl.it.support.TestDatabases;
+import io.jdbcrepl.it.support.Vendor;
+import io.jdbcrepl.lcr.Json;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The commands of SPEC 7 against two real nodes: their text output, their --json output, their
+ * exit codes (0 ok, 1 failed, 2 usage) and their one-line errors. (verify: VerifyCommandIT; demo: DemoIT.)
+ */
+class CommandLineIT {
+
+    @RegisterExtension
+    final TestDatabases databases = TestDatabases.perTest();
+
+    private Cluster cluster;
+
+    record Run(int exit, String out, String err) {
+    }
+
+    @AfterEach
+    void stop() {
+        if (cluster != null) cluster.close();
+    }
+
+    private static Run cli(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private void twoNodes(Map<String, String> extra) throws Exception {
+        cluster = new Cluster(databases.nodes(Vendor.POSTGRESQL, "cli", 2), extra);
+        cluster.ddl(v -> List.of("CREATE TABLE employees (employee_id INT PRIMARY KEY, salary DECIMAL(10,2))",
+                "INSERT INTO employees VALUES (200, 4400)"));
+    }
+
+    @Test
+    void installStatusAndWait() throws Exception {
+        twoNodes(Map.of());
+        Run install = cli("install", "--url", cluster.url(0));
+        assertThat(install.exit()).as(install.err()).isZero();
+        assertThat(install.out()).isEqualTo("The driver's tables are in schema public of node n1.\n");
+
+        cluster.execute(1, "UPDATE employees SET salary = 5000 WHERE employee_id = 200");
+        Run await = cli("wait", "--url", cluster.url(0), "--timeout", "30s");
+        assertThat(await.exit()).as(await.err()).isZero();
+        assertThat(await.out()).isEqualTo("Node n1 has applied everything its peers [n2] had committed.\n");
+        assertThat(cluster.count(0, "SELECT salary FROM employees WHERE employee_id = 200")).isEqualTo(5000);
+
+        Run status = cli("status", "--url", cluster.url(0));
+        assertThat(status.exit()).as(status.err()).isZero();
+        assertThat(status.out().lines().toList()).hasSizeGreaterThanOrEqualTo(3).satisfies(lines -> {
+            assertThat(lines.get(0)).isEqualTo("Node n1");
+            assertThat(lines.get(1)).matches("PEER +STATE +LAG\\(TX\\) +LAG\\(S\\) +QUEUE +ERRORS +APPLIED");
+            assertThat(lines.get(2)).matches("n2 +RUNNING +0 +0 +0 +0 +pg\\|.*");
+        });
+
+        Run json = cli("status", "--url", cluster.url(0), "--json");
+        assertThat(json.exit()).isZero();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> parsed = (Map<String, Object>) Json.read(json.out().trim());
+        assertThat(parsed.get("node")).isEqualTo("n1");
+        assertThat((List<?>) parsed.get("peers")).singleElement().satisfies(p -> {
+            Map<?, ?> peer = (Map<?, ?>) p;
+            assertThat(peer.get("peer")).isEqualTo("n2");
+            assertThat(peer.get("state")).isEqualTo("RUNNING");
+            assertThat(peer.get("lagTransactions").toString()).isEqualTo("0");
+            assertThat(peer.get("errorCount").toString()).isEqualTo("0");
+        });
+        assertThat((List<?>) parsed.get("droppedSubscribers")).isEmpty();
+    }
+
+    @Test
+    void waitTimesOutWhenNothingApplies() throws Exception {
+        twoNodes(Map.of("repl.apply", "false"));
+        cluster.execute(1, "UPDATE employees SET salary = 5000 WHERE employee_id = 200");
+        Run await = cli("wait", "--url", cluster.url(0), "--timeout", "300ms");
+        assertThat(await.exit()).isEqualTo(1);
+        assertThat(await.out()).isEmpty();
+        assertThat(await.err().lines()).singleElement().asString().startsWith("jdbc-repl: wait: ");
+    }
+
+    @Test
+    void errorsListShowRetryAndDeleteWithTheirOutput() throws Exception {
+        twoNodes(Map.of("repl.apply", "false"));
+        cluster.execute(0, "UPDATE employees SET salary = 4900 WHERE employee_id = 200");
+        cluster.execute(1, "UPDATE employees SET salary = 5000 WHERE employee_id = 200");
+        cluster.admin(0).startApply();
+        cluster.admin(0).waitForPeers(Cluster.WAIT);
+
+        Run list = cli("errors", "list", "--url", cluster.url(0));
+        assertThat(list.exit()).isZero();
+        List<String> lines = list.out().lines().toList();
+        assertThat(lines.get(0)).matches("ID +SOURCE +TRANSACTION +POSITION +LCRS +CODE +ERROR");
+        assertThat(lines).hasSize(2);
+        String id = lines.get(1).split(" +")[0];
+        assertThat(lines.get(1)).matches(id + " +n2 +\\S+ +\\d+ +1 +ROW_EXISTS +.*salary.*");
+
+        Run show = cli("errors", "show", "--url", cluster.url(0), id);
+        assertThat(show.exit()).isZero();
+        assertThat(show.out().lines().toList()).satisfies(l -> {
+            assertThat(l.get(0)).startsWith("Entry " + id + ": transaction ").contains(" from n2 (position ");
+            assertThat(l.get(1)).startsWith("Error at LCR 1 of 1, ROW_EXISTS: ");
+            assertThat(l.get(2)).startsWith("  1. UPDATE ").contains("old {").contains("new {").contains("5000");
+        });
+        Run showJson = cli("errors", "show", "--url", cluster.url(0), id, "--json");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> entry = (Map<String, Object>) Json.read(showJson.out().trim());
+        assertThat(entry.get("sourceDatabase")).isEqualTo("n2");
+        assertThat((List<?>) entry.get("lcrs")).singleElement()
+                .satisfies(l -> assertThat(((Map<?, ?>) l).get("command")).isEqualTo("UPDATE"));
+
+        Run missing = cli("errors", "show", "--url", cluster.url(0), "999999");
+        assertThat(missing.exit()).isEqualTo(1);
+        assertThat(missing.err().lines()).singleElement().asString()
+                .startsWith("jdbc-repl: errors show failed: ").endsWith("(SQLState 02000)");
+        Run notAnId = cli("errors", "show", "--url", cluster.url(0), "x1");
+        assertThat(notAnId.exit()).isEqualTo(2);
+        assertThat(notAnId.err()).startsWith("jdbc-repl: 'errors show' needs the entry's id as 'errors list' shows it, not 'x1'");
+
+        Run stillConflicting = cli("errors", "retry", "--url", cluster.url(0), id);
+        assertThat(stillConflicting.exit()).isEqualTo(1);
+        assertThat(stillConflicting.err().lines()).singleElement().asString().startsWith("jdbc-repl: errors retry: ");
+
+        try (var c = cluster.db(0).openRaw(); var s = c.createStatement()) {
+            s.execute("UPDATE employees SET salary = 4400 WHERE employee_id = 200"); // the cause fixed
+        }
+        Run retried = cli("errors", "retry", "--url", cluster.url(0), id);
+        assertThat(retried.exit()).as(retried.err()).isZero();
+        assertThat(retried.out()).isEqualTo("Entry " + id + " applied and removed from the error queue.\n");
+        assertThat(cli("errors", "list", "--url", cluster.url(0)).out()).isEqualTo("The error queue is empty.\n");
+        assertThat(cli("errors", "list", "--url", cluster.url(0), "--json").out().trim()).isEqualTo("[]");
+        Run all = cli("errors", "retry", "--url", cluster.url(0), "--all");
+        assertThat(all.out()).isEqualTo("Applied 0 of 0 queued entries; the queue is empty.\n");
+
+        Run deleteGone = cli("errors", "delete", "--url", cluster.url(0), id);
+        assertThat(deleteGone.exit()).isEqualTo(1);
+        assertThat(deleteGone.err()).endsWith("(SQLState 02000)\n");
+    }
+
+    @Test
+    void applyRunsUntilStopped() throws Exception {
+        twoNodes(Map.of("repl.apply", "false"));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        CompletableFuture<Integer> apply = CompletableFuture.supplyAsync(() -> Main.run(
+                new String[] {"apply", "--url", cluster.url(0)}, new PrintStream(out, true, StandardCharsets.UTF_8), System.err));
+        cluster.execute(1, "UPDATE employees SET salary = 5000 WHERE employee_id = 200");
+        cluster.admin(0).waitForPeers(Cluster.WAIT);
+        assertThat(cluster.count(0, "SELECT salary FROM employees WHERE employee_id = 200")).isEqualTo(5000);
+        assertThat(apply).isNotDone();
+        cluster.admin(0).stopApply();
+        assertThat(apply.get(30, TimeUnit.SECONDS)).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("Applying the changes of [n2] at n1 until interrupted.\n");
+    }
+
+    @Test
+    void aUrlWithoutANodeFailsInOneLine() {
+        for (String command : List.of("install", "status", "wait", "apply")) {
+            Run run = cli(command, "--url", "jdbc:repl:h2:mem:cli_no_node");
+            assertThat(run.exit()).as(command).isEqualTo(1);
+            assertThat(run.err()).as(command).isEqualTo("jdbc-repl: " + command + " failed: the URL names no node:"
+                    + " add repl.node=<name> to its query string (SQLState 22023)\n");
+        }
+    }
+}
