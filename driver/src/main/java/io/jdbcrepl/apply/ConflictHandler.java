@@ -26,6 +26,21 @@ interface ConflictHandler {
     default void recordUnresolved(Connection local, ApplyFailure unresolved) throws SQLException {
     }
 
+    /**
+     * Until {@link #writeDeferred} or {@link #dropDeferred}, the history of resolved conflicts is
+     * kept back, to be written in one batch (the conflicts of one JDBC batch of the fast mode).
+     */
+    default void deferHistory() {
+    }
+
+    /** Writes the history kept back since {@link #deferHistory()}, in the local transaction. */
+    default void writeDeferred(Connection local) throws SQLException {
+    }
+
+    /** Forgets the history kept back (its statements are being rolled back). */
+    default void dropDeferred() {
+    }
+
     /** Starts a run of one source transaction: forgets the conflicts met before. */
     void begin();
 

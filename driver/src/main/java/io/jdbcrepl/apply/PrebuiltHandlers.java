@@ -43,6 +43,8 @@ final class PrebuiltHandlers implements ConflictHandler {
     /** By the destination table's SQL name; built on its first conflict. */
     private final Map<String, ConflictResolver> resolvers = new HashMap<>();
     private final List<Resolution.ConflictHistory> met = new ArrayList<>();
+    /** Not null while the history is deferred. */
+    private List<Resolution.ConflictHistory> deferred;
 
     PrebuiltHandlers(Dialect dialect, ReplConfig config, String localSchema, String node, String source,
             ErrorQueue errorQueue, ConflictLog history) {
@@ -82,7 +84,8 @@ final class PrebuiltHandlers implements ConflictHandler {
         for (Resolution.RecordEntry e : r.records()) {
             errorQueue.recordLcr(local, source, e.lcr(), code, e.message());
         }
-        history.write(local, rows);
+        if (deferred != null) deferred.addAll(rows);
+        else history.write(local, rows);
         return null;
     }
 
@@ -92,8 +95,26 @@ final class PrebuiltHandlers implements ConflictHandler {
     }
 
     @Override
+    public void deferHistory() {
+        deferred = new ArrayList<>();
+    }
+
+    @Override
+    public void writeDeferred(Connection local) throws SQLException {
+        List<Resolution.ConflictHistory> rows = deferred;
+        deferred = null;
+        if (rows != null) history.write(local, rows);
+    }
+
+    @Override
+    public void dropDeferred() {
+        deferred = null;
+    }
+
+    @Override
     public void begin() {
         met.clear();
+        deferred = null;
     }
 
     @Override

@@ -145,9 +145,16 @@ final class RowApplier implements AutoCloseable {
         for (Plan p : plans) {
             if (!keys.add(keyOf(p))) throw new ApplyFailure(first, null, "a batched " + plan.command + " missed a row", null);
         }
-        for (int i = 0; i < counts.length; i++) {
-            if (counts[i] == 0) resolveInPlace(plans.get(i), numbers.get(i));
+        handler.deferHistory(); // one history INSERT for the batch's conflicts, not one each
+        try {
+            for (int i = 0; i < counts.length; i++) {
+                if (counts[i] == 0) resolveInPlace(plans.get(i), numbers.get(i));
+            }
+        } catch (SQLException | ApplyFailure | RuntimeException e) {
+            handler.dropDeferred();
+            throw e;
         }
+        handler.writeDeferred(local);
     }
 
     /**
