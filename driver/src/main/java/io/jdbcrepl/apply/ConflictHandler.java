@@ -27,13 +27,14 @@ interface ConflictHandler {
     }
 
     /**
-     * Until {@link #writeDeferred} or {@link #dropDeferred}, the history of resolved conflicts is
-     * kept back, to be written in one batch (the conflicts of one JDBC batch of the fast mode).
+     * Until {@link #writeDeferred} or {@link #dropDeferred}, the resolutions' statements and the
+     * history of resolved conflicts are kept back, to be run as JDBC batches (the conflicts of one
+     * JDBC batch of the fast mode, on distinct rows).
      */
     default void deferHistory() {
     }
 
-    /** Writes the history kept back since {@link #deferHistory()}, in the local transaction. */
+    /** Runs what was kept back since {@link #deferHistory()}, in the local transaction. */
     default void writeDeferred(Connection local) throws SQLException {
     }
 

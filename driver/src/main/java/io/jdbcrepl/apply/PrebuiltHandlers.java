@@ -45,6 +45,8 @@ final class PrebuiltHandlers implements ConflictHandler {
     private final List<Resolution.ConflictHistory> met = new ArrayList<>();
     /** Not null while the history is deferred. */
     private List<Resolution.ConflictHistory> deferred;
+    /** While deferred, the resolutions' statements, JDBC-batched by statement text. */
+    private final Map<String, PreparedStatement> batches = new LinkedHashMap<>();
 
     PrebuiltHandlers(Dialect dialect, ReplConfig config, String localSchema, String node, String source,
             ErrorQueue errorQueue, ConflictLog history) {
@@ -102,19 +104,35 @@ final class PrebuiltHandlers implements ConflictHandler {
     @Override
     public void writeDeferred(Connection local) throws SQLException {
         List<Resolution.ConflictHistory> rows = deferred;
-        deferred = null;
-        if (rows != null) history.write(local, rows);
+        try {
+            for (PreparedStatement ps : batches.values()) {
+                for (int count : ps.executeBatch()) {
+                    if (count != 1) throw new SQLException("a batched conflict resolution changed " + count + " rows", "55000");
+                }
+            }
+            if (rows != null) history.write(local, rows);
+        } finally {
+            dropDeferred();
+        }
     }
 
     @Override
     public void dropDeferred() {
         deferred = null;
+        for (PreparedStatement ps : batches.values()) {
+            try {
+                ps.close();
+            } catch (SQLException ignored) {
+                // closed with the connection
+            }
+        }
+        batches.clear();
     }
 
     @Override
     public void begin() {
         met.clear();
-        deferred = null;
+        dropDeferred();
     }
 
     @Override
@@ -152,7 +170,13 @@ final class PrebuiltHandlers implements ConflictHandler {
             }
             default -> throw new IllegalStateException(r.action().name());
         }
-        try (PreparedStatement ps = local.prepareStatement(sql)) {
+        boolean batched = deferred != null; // the rows are distinct (RowApplier checks): order does not matter
+        PreparedStatement ps = batched ? batches.get(sql) : null;
+        if (ps == null) {
+            ps = local.prepareStatement(sql);
+            if (batched) batches.put(sql, ps);
+        }
+        try {
             int i = 0;
             for (int c = 0; c < columns.size(); c++) {
                 ValueBinding.bind(ps, ++i, values.get(c), table.columnInfo(columns.get(c)).type(), dialect);
@@ -163,7 +187,11 @@ final class PrebuiltHandlers implements ConflictHandler {
                     ValueBinding.bind(ps, ++i, keyValues.get(c), table.columnInfo(key.get(c)).type(), dialect);
                 }
             }
-            return ps.executeUpdate();
+            if (!batched) return ps.executeUpdate();
+            ps.addBatch();
+            return 1; // checked in writeDeferred
+        } finally {
+            if (!batched) ps.close();
         }
     }
 

@@ -145,7 +145,7 @@ final class RowApplier implements AutoCloseable {
         for (Plan p : plans) {
             if (!keys.add(keyOf(p))) throw new ApplyFailure(first, null, "a batched " + plan.command + " missed a row", null);
         }
-        handler.deferHistory(); // one history INSERT for the batch's conflicts, not one each
+        handler.deferHistory(); // the batch's resolutions and history as JDBC batches, not one statement each
         try {
             for (int i = 0; i < counts.length; i++) {
                 if (counts[i] == 0) resolveInPlace(plans.get(i), numbers.get(i));
@@ -154,7 +154,12 @@ final class RowApplier implements AutoCloseable {
             handler.dropDeferred();
             throw e;
         }
-        handler.writeDeferred(local);
+        try {
+            handler.writeDeferred(local);
+        } catch (SQLException e) {
+            if (SqlErrors.transientError(e)) throw e;
+            throw new ApplyFailure(first, SqlErrors.state(e), e.getMessage(), e); // careful mode finds out which
+        }
     }
 
     /**
