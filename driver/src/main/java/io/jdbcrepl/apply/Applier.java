@@ -199,6 +199,7 @@ final class Applier implements Runnable {
                         // rolled back (applyBatch did) and runs again after a short random pause, on
                         // the same connections; only a run of them restarts the session with backoff.
                         if (!SqlErrors.lockConflict(e) || ++lockConflicts > MAX_LOCK_CONFLICTS) throw e;
+                        failures.incrementAndGet();
                         LOG.debug("jdbc:repl: applying from " + peer.name() + " to " + node.name()
                                 + " met a lock conflict, running the batch again: " + e);
                         Thread.sleep(1 + java.util.concurrent.ThreadLocalRandom.current().nextInt(5 * lockConflicts));

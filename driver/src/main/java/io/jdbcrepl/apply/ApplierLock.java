@@ -25,6 +25,8 @@ final class ApplierLock implements AutoCloseable {
     private final String name;
     private final ChangeLogSchema schema;
     private Connection h2Holder;
+    /** The connection holding a PostgreSQL or MariaDB session lock, to free it explicitly. */
+    private Connection sessionHolder;
 
     ApplierLock(Dialect dialect, ChangeLogSchema schema, String localSchema, String source) {
         this.dialect = dialect;
@@ -38,13 +40,13 @@ final class ApplierLock implements AutoCloseable {
             case POSTGRESQL -> {
                 try (PreparedStatement ps = local.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
                     ps.setLong(1, ByteBuffer.wrap(digest()).getLong());
-                    return first(ps, local);
+                    return held(first(ps, local), local);
                 }
             }
             case MYSQL -> {
                 try (PreparedStatement ps = local.prepareStatement("SELECT GET_LOCK(?, 0) = 1")) {
-                    ps.setString(1, "repl_apply_" + HexFormat.of().formatHex(digest()).substring(0, 40));
-                    return first(ps, local);
+                    ps.setString(1, mysqlName());
+                    return held(first(ps, local), local);
                 }
             }
             default -> {
@@ -86,6 +88,15 @@ final class ApplierLock implements AutoCloseable {
         return taken;
     }
 
+    private boolean held(boolean taken, Connection local) {
+        if (taken) sessionHolder = local;
+        return taken;
+    }
+
+    private String mysqlName() {
+        return "repl_apply_" + HexFormat.of().formatHex(digest()).substring(0, 40);
+    }
+
     private byte[] digest() {
         try {
             return MessageDigest.getInstance("SHA-256").digest(name.getBytes(StandardCharsets.UTF_8));
@@ -94,9 +105,26 @@ final class ApplierLock implements AutoCloseable {
         }
     }
 
-    /** Frees an H2 lock; the session locks of PostgreSQL and MariaDB go with the applier's connection. */
+    /**
+     * Frees the lock. PostgreSQL and MariaDB would free theirs with the session too, but only once
+     * the server has noticed the connection's end: a new session of this JVM, or another applier,
+     * would find it still taken for a while.
+     */
     @Override
     public void close() {
+        if (sessionHolder != null) {
+            String sql = dialect == Dialect.POSTGRESQL ? "SELECT pg_advisory_unlock(?)" : "SELECT RELEASE_LOCK(?)";
+            try (PreparedStatement ps = sessionHolder.prepareStatement(sql)) {
+                sessionHolder.rollback(); // nothing uncommitted survives the session anyway
+                if (dialect == Dialect.POSTGRESQL) ps.setLong(1, ByteBuffer.wrap(digest()).getLong());
+                else ps.setString(1, mysqlName());
+                ps.executeQuery().close();
+                sessionHolder.commit();
+            } catch (SQLException broken) {
+                // the connection is gone: so is its session, and the lock with it
+            }
+            sessionHolder = null;
+        }
         if (h2Holder != null) {
             try {
                 h2Holder.close();

@@ -272,9 +272,14 @@ final class RowApplier implements AutoCloseable {
             RowImage current = detail(() -> currentRow(plan), number);
             Optional<Conflict> conflict = ConflictDetector.detect(plan.lcr, current, settings(plan.table));
             if (conflict.isPresent()) return conflict.get();
-            // A local transaction committed between the statement and the locked read and left the
-            // row as the LCR expects it (a counter at the same value): run it again, under our lock.
-            if (run(ps::executeUpdate, number) == 1) return null;
+            // The locked row matches the LCR's old values by meaning, yet the statement changed no
+            // row: a local transaction committed in between (a counter back at the same value), or
+            // the database compares a value by its text (MariaDB's JSON). The row is locked and
+            // checked: change it by its key.
+            Plan byKey = plan(plan.lcr, false);
+            PreparedStatement again = statement(byKey.sql);
+            bind(again, byKey);
+            if (run(again::executeUpdate, number) == 1) return null;
             throw new ApplyFailure(number, "55000", plan.command + " changed no row of " + plan.table.info().qualifiedName()
                     + " although its locked row matches the LCR's old values (" + plan.lcr + ")", null);
         } catch (SQLException e) {
@@ -400,6 +405,11 @@ final class RowApplier implements AutoCloseable {
     }
 
     Plan plan(RowLcr lcr) throws SQLException {
+        return plan(lcr, true);
+    }
+
+    /** @param compare whether the statement also matches the LCR's compared old values (else the key alone) */
+    private Plan plan(RowLcr lcr, boolean compare) throws SQLException {
         TableMap.LocalTable t = tables.resolve(lcr.objectOwner(), lcr.objectName());
         List<TypedValue> values = new ArrayList<>();
         List<ValueType> types = new ArrayList<>();
@@ -419,14 +429,14 @@ final class RowApplier implements AutoCloseable {
                     types.add(t.columnInfo(set.get(0)).type());
                 }
                 List<String> key = key(t, lcr, values, types);
-                List<String> compared = compared(t, lcr, values, types);
+                List<String> compared = compare ? compared(t, lcr, values, types) : List.of();
                 shape.append(set).append(key).append(compared);
                 List<String> assigned = set;
                 sql = sqlOf(shape, () -> RowSql.update(dialect, t.sql(), assigned, key, compared));
             }
             case DELETE -> {
                 List<String> key = key(t, lcr, values, types);
-                List<String> compared = compared(t, lcr, values, types);
+                List<String> compared = compare ? compared(t, lcr, values, types) : List.of();
                 shape.append(key).append(compared);
                 sql = sqlOf(shape, () -> RowSql.delete(dialect, t.sql(), key, compared));
             }

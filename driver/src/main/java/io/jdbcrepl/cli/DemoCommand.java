@@ -22,6 +22,10 @@ final class DemoCommand {
                 invocation.value(Option.PASSWORD.name()),
                 invocation.flag(Option.JSON.name()),
                 invocation.out == System.out && System.console() != null);
+        // The inbound servers' INFO lines ("applying from n1 to n2") would break up the summary;
+        // warnings still show. (Only java.util.logging, and only when no logging configuration set a level.)
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger("io.jdbcrepl");
+        if (log.getLevel() == null) log.setLevel(java.util.logging.Level.WARNING);
         int code = Demo.run(options, invocation.out);
         return code == 0 ? ExitCode.OK : ExitCode.FAILED;
     }

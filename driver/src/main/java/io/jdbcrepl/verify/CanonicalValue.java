@@ -33,8 +33,32 @@ final class CanonicalValue {
             }
             case TIMESTAMPTZ -> ((OffsetDateTime) value).withOffsetSameInstant(ZoneOffset.UTC).toString();
             case BINARY -> Base64.getEncoder().encodeToString((byte[]) value);
+            case JSON -> json(value.toString());
             default -> value.toString();
         };
+    }
+
+    /**
+     * A JSON document in one text: object keys sorted, numbers by value, no white space (PostgreSQL's
+     * jsonb sorts keys and MariaDB keeps the text as written); text that is not JSON stays as it is.
+     */
+    static String json(String text) {
+        try {
+            return io.jdbcrepl.lcr.Json.write(canonicalJson(io.jdbcrepl.lcr.Json.read(text)));
+        } catch (RuntimeException notJson) {
+            return text;
+        }
+    }
+
+    private static Object canonicalJson(Object value) {
+        if (value instanceof java.util.Map<?, ?> map) {
+            java.util.Map<String, Object> sorted = new java.util.TreeMap<>(CanonicalValue::compareCodePoints);
+            map.forEach((k, v) -> sorted.put(String.valueOf(k), canonicalJson(v)));
+            return sorted;
+        }
+        if (value instanceof List<?> list) return list.stream().map(CanonicalValue::canonicalJson).toList();
+        if (value instanceof BigDecimal d) return d.signum() == 0 ? BigDecimal.ZERO : d.stripTrailingZeros();
+        return value;
     }
 
     private static String decimal(BigDecimal d) {

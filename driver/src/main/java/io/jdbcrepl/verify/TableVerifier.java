@@ -86,7 +86,13 @@ public final class TableVerifier {
 
         List<Reader> readers = new ArrayList<>();
         try {
-            for (int i = 0; i < sides.size(); i++) readers.add(new Reader(sides.get(i), infos.get(i), first, columns));
+            // A column that is JSON on any node is compared as a document on every node (MariaDB's
+            // JSON is a LONGTEXT to its driver).
+            boolean[] json = new boolean[columns.size()];
+            for (int c = 0; c < columns.size(); c++) {
+                for (TableInfo info : infos) json[c] |= find(info, columns.get(c)).map(ci -> ci.type() == ValueType.JSON).orElse(false);
+            }
+            for (int i = 0; i < sides.size(); i++) readers.add(new Reader(sides.get(i), infos.get(i), first, columns, json));
             return merge(sides, readers, first, columns);
         } finally {
             SQLException failure = null;
@@ -236,7 +242,10 @@ public final class TableVerifier {
         long rows;
         long checksum;
 
-        Reader(Side side, TableInfo info, TableInfo reference, List<String> columns) throws SQLException {
+        final boolean[] json;
+
+        Reader(Side side, TableInfo info, TableInfo reference, List<String> columns, boolean[] json) throws SQLException {
+            this.json = json;
             this.side = side;
             this.info = info;
             this.keySize = reference.key().size();
@@ -278,7 +287,10 @@ public final class TableVerifier {
                 return;
             }
             String[] values = new String[types.length];
-            for (int i = 0; i < types.length; i++) values[i] = CanonicalValue.of(types[i], types[i].read(rows_, i + 1));
+            for (int i = 0; i < types.length; i++) {
+                Object value = types[i].read(rows_, i + 1);
+                values[i] = json[i] && value != null ? CanonicalValue.json(value.toString()) : CanonicalValue.of(types[i], value);
+            }
             List<KeyPart> next = new ArrayList<>(keySize);
             for (int i = 0; i < keySize; i++) next.add(new KeyPart(types[i], values[i]));
             if (key != null && CanonicalValue.keyOrder().compare(key, next) >= 0) {
