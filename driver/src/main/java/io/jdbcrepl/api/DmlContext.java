@@ -23,6 +23,14 @@ public interface DmlContext {
     Conflict conflict();
 
     /**
+     * The error that made the LCR fail, for an error handler: a {@link io.jdbcrepl.conflict.ConflictException}
+     * (SQLState 23000) for a conflict the prebuilt handlers did not resolve, else the database's
+     * exception (a NOT NULL or check constraint, a missing column...), with its SQLState; null in a
+     * DML handler.
+     */
+    SQLException error();
+
+    /**
      * The destination's connection, in the apply side's transaction: statements run here commit
      * or roll back with the source transaction. Do not commit, roll back or close it.
      */

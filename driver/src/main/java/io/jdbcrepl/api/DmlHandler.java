@@ -12,7 +12,8 @@ import java.sql.SQLException;
  *   <li>{@code error_handler=false}: called for every LCR of that table and operation instead of
  *       the default apply. {@link DmlContext#conflict()} is null: nothing has been tried yet.
  *   <li>{@code error_handler=true}: called only when applying the LCR raised an error that the
- *       prebuilt handlers did not resolve; {@link DmlContext#conflict()} says what it was.
+ *       prebuilt handlers did not resolve: an unresolved conflict ({@link DmlContext#conflict()}
+ *       says what it was) or any other error ({@link DmlContext#error()}, conflict null).
  * </ul>
  *
  * In {@link #handle} it may change the LCR's values, {@link DmlContext#execute} it (with or

@@ -281,6 +281,7 @@ final class Applier implements Runnable {
                     applyTransaction(l, r, rows, tx, group, last);
                 } else {
                     try {
+                        rows.begin();
                         group.lcrs += Math.max(1, r.lcrs(tx.txId(), rows::apply));
                     } catch (ApplyFailure fast) {
                         careful(l, r, rows, group);
@@ -340,6 +341,7 @@ final class Applier implements Runnable {
         Savepoint sp = l.setSavepoint();
         long[] count = {0};
         try {
+            rows.begin();
             count[0] = r.lcrs(tx.txId(), rows::apply);
             rows.flush();
             l.releaseSavepoint(sp);
@@ -354,8 +356,8 @@ final class Applier implements Runnable {
             if (failure == null) {
                 group.applied++;
             } else {
-                conflicts.write(l, failure.history);
-                errorQueue.record(l, peer.name(), tx, failure, r);
+                long entry = errorQueue.record(l, peer.name(), tx, failure, r);
+                conflicts.write(l, ConflictLog.queued(rows.conflictsMet(), entry));
                 group.queued++;
                 LOG.warn("jdbc:repl: transaction " + tx.txId() + " from " + peer.name() + " moved to the error queue at "
                         + node.name() + ": LCR " + failure.number + ", " + failure.code + ": " + failure.getMessage());
@@ -370,6 +372,7 @@ final class Applier implements Runnable {
             throws SQLException {
         Savepoint exact = l.setSavepoint();
         rows.exact(true);
+        rows.begin();
         try {
             count[0] = r.lcrs(tx.txId(), rows::apply);
             l.releaseSavepoint(exact);

@@ -12,7 +12,7 @@ final class ApplyFailure extends Exception {
 
     final long number;
     final String code;
-    /** The repl_conflict rows of an unresolved conflict, written after the transaction's rollback. */
+    /** The repl_conflict rows of an unresolved conflict, written when a custom error handler takes it over. */
     final List<Resolution.ConflictHistory> history;
 
     ApplyFailure(long number, String code, String message, Throwable cause) {

@@ -2,6 +2,7 @@ package io.jdbcrepl.apply;
 
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.conflict.Resolution.ConflictHistory;
+import io.jdbcrepl.conflict.Resolution.Outcome;
 import io.jdbcrepl.lcr.Json;
 import io.jdbcrepl.lcr.RowImage;
 import io.jdbcrepl.log.ChangeLogSchema;
@@ -62,6 +63,22 @@ final class ConflictLog {
             }
             ps.executeBatch();
         }
+    }
+
+    /**
+     * The history of a transaction that failed and became error queue entry {@code entry}: the
+     * conflicts it resolved before are {@code ROLLED_BACK}; every row's detail names the entry.
+     */
+    static List<ConflictHistory> queued(List<ConflictHistory> met, long entry) {
+        return met.stream().map(h -> {
+            boolean unresolved = h.outcome() == Outcome.FAILED || h.outcome() == Outcome.NO_HANDLER;
+            String detail = "error queue entry " + entry + (unresolved ? "" : ", rolled back from " + h.outcome())
+                    + (h.detail() == null ? "" : ": " + h.detail());
+            return new ConflictHistory(h.time(), h.sourceDatabase(), h.sourceTransactionId(), h.sourcePosition(),
+                    h.schema(), h.table(), h.key(), h.operation(), h.conflictType(), h.kind(), h.conflictingColumns(),
+                    h.handlerName(), h.handlerType(), unresolved ? h.outcome() : Outcome.ROLLED_BACK, detail,
+                    h.lcrOldValues(), h.lcrNewValues(), h.destinationBefore());
+        }).toList();
     }
 
     private static String json(RowImage image) {

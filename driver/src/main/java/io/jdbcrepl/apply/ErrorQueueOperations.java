@@ -109,14 +109,17 @@ final class ErrorQueueOperations {
         boolean autoCommit = local.getAutoCommit();
         local.setAutoCommit(false);
         try {
-            ApplyFailure failure = apply(local, entry);
+            ConflictLog history = new ConflictLog(node.dialect(), node.changeLog());
+            ConflictHandler handlers = new PrebuiltHandlers(node.dialect(), node.config(), node.logSchema(), node.name(),
+                    entry.sourceDatabase(), new ErrorQueue(node.dialect(), node.changeLog()), history);
+            ApplyFailure failure = apply(local, entry, handlers);
             if (failure == null) {
                 deleteRows(local, id);
                 local.commit();
                 return;
             }
             local.rollback();
-            new ConflictLog(node.dialect(), node.changeLog()).write(local, failure.history);
+            history.write(local, ConflictLog.queued(handlers.met(), id));
             String message = failure.getMessage() == null ? String.valueOf(failure.getCause()) : failure.getMessage();
             try (PreparedStatement ps = local.prepareStatement("UPDATE " + errors
                     + " SET message_number = ?, error_code = ?, error_message = ? WHERE id = ?")) {
@@ -147,12 +150,9 @@ final class ErrorQueueOperations {
         return done;
     }
 
-    private ApplyFailure apply(Connection local, ErrorEntry entry) throws SQLException {
+    private ApplyFailure apply(Connection local, ErrorEntry entry, ConflictHandler handlers) throws SQLException {
         String sourceSchema = sourceSchema(entry.sourceDatabase());
         TableMap tables = new TableMap(local, node.dialect(), node.config(), sourceSchema, node.logSchema());
-        ErrorQueue queue = new ErrorQueue(node.dialect(), node.changeLog());
-        ConflictHandler handlers = new PrebuiltHandlers(node.dialect(), node.config(), node.logSchema(), node.name(),
-                entry.sourceDatabase(), queue, new ConflictLog(node.dialect(), node.changeLog()));
         try (RowApplier rows = new RowApplier(local, node.dialect(), tables, handlers,
                 CustomApply.of(node.dialect(), node.config(), node.logSchema()))) {
             rows.exact(true);

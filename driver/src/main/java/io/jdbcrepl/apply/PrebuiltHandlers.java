@@ -27,7 +27,7 @@ import java.util.Map;
  * ({@code repl.handler.*}) of the destination table, executed on the local connection; the RECORD
  * entries go to the error queue, every conflict to {@code repl_conflict}. An unresolved conflict is
  * returned as the failure that queues the transaction (the applier logs it, one WARN line, and
- * writes its history after the rollback).
+ * writes the history of the transaction's conflicts with its error queue entry, after the rollback).
  */
 final class PrebuiltHandlers implements ConflictHandler {
 
@@ -42,6 +42,11 @@ final class PrebuiltHandlers implements ConflictHandler {
     private final ConflictLog history;
     /** By the destination table's SQL name; built on its first conflict. */
     private final Map<String, ConflictResolver> resolvers = new HashMap<>();
+    private final List<Resolution.ConflictHistory> met = new ArrayList<>();
+    /** Not null while the history is deferred. */
+    private List<Resolution.ConflictHistory> deferred;
+    /** While deferred, the resolutions' statements, JDBC-batched by statement text. */
+    private final Map<String, PreparedStatement> batches = new LinkedHashMap<>();
 
     PrebuiltHandlers(Dialect dialect, ReplConfig config, String localSchema, String node, String source,
             ErrorQueue errorQueue, ConflictLog history) {
@@ -60,6 +65,7 @@ final class PrebuiltHandlers implements ConflictHandler {
         ConflictResolver resolver = resolver(table);
         Resolution r = resolver.resolve(lcr, conflict);
         List<Resolution.ConflictHistory> rows = r.history(Instant.now(), resolver.table());
+        met.addAll(rows);
         String code = conflict.type() == null ? "FOREIGN_KEY" : conflict.type().name();
         if (!r.resolved()) {
             // the applier logs it once, as it queues the transaction (not at each repl.fk.retry attempt)
@@ -80,13 +86,58 @@ final class PrebuiltHandlers implements ConflictHandler {
         for (Resolution.RecordEntry e : r.records()) {
             errorQueue.recordLcr(local, source, e.lcr(), code, e.message());
         }
-        history.write(local, rows);
+        if (deferred != null) deferred.addAll(rows);
+        else history.write(local, rows);
         return null;
     }
 
     @Override
     public void recordUnresolved(Connection local, ApplyFailure unresolved) throws SQLException {
         history.write(local, unresolved.history);
+    }
+
+    @Override
+    public void deferHistory() {
+        deferred = new ArrayList<>();
+    }
+
+    @Override
+    public void writeDeferred(Connection local) throws SQLException {
+        List<Resolution.ConflictHistory> rows = deferred;
+        try {
+            for (PreparedStatement ps : batches.values()) {
+                for (int count : ps.executeBatch()) {
+                    if (count != 1) throw new SQLException("a batched conflict resolution changed " + count + " rows", "55000");
+                }
+            }
+            if (rows != null) history.write(local, rows);
+        } finally {
+            dropDeferred();
+        }
+    }
+
+    @Override
+    public void dropDeferred() {
+        deferred = null;
+        for (PreparedStatement ps : batches.values()) {
+            try {
+                ps.close();
+            } catch (SQLException ignored) {
+                // closed with the connection
+            }
+        }
+        batches.clear();
+    }
+
+    @Override
+    public void begin() {
+        met.clear();
+        dropDeferred();
+    }
+
+    @Override
+    public List<Resolution.ConflictHistory> met() {
+        return List.copyOf(met);
     }
 
     private ConflictResolver resolver(TableMap.LocalTable table) throws SQLException {
@@ -119,7 +170,13 @@ final class PrebuiltHandlers implements ConflictHandler {
             }
             default -> throw new IllegalStateException(r.action().name());
         }
-        try (PreparedStatement ps = local.prepareStatement(sql)) {
+        boolean batched = deferred != null; // the rows are distinct (RowApplier checks): order does not matter
+        PreparedStatement ps = batched ? batches.get(sql) : null;
+        if (ps == null) {
+            ps = local.prepareStatement(sql);
+            if (batched) batches.put(sql, ps);
+        }
+        try {
             int i = 0;
             for (int c = 0; c < columns.size(); c++) {
                 ValueBinding.bind(ps, ++i, values.get(c), table.columnInfo(columns.get(c)).type(), dialect);
@@ -130,7 +187,11 @@ final class PrebuiltHandlers implements ConflictHandler {
                     ValueBinding.bind(ps, ++i, keyValues.get(c), table.columnInfo(key.get(c)).type(), dialect);
                 }
             }
-            return ps.executeUpdate();
+            if (!batched) return ps.executeUpdate();
+            ps.addBatch();
+            return 1; // checked in writeDeferred
+        } finally {
+            if (!batched) ps.close();
         }
     }
 

@@ -51,6 +51,7 @@ final class RowApplier implements AutoCloseable {
     private boolean exact;
     private Plan pending;
     private final List<Long> pendingNumbers = new ArrayList<>();
+    private final List<Plan> pendingPlans = new ArrayList<>();
 
     /** @param customs the custom handlers (SPEC 5.4), null when none is configured */
     RowApplier(Connection local, Dialect dialect, TableMap tables, ConflictHandler handler, CustomApply customs) {
@@ -66,6 +67,16 @@ final class RowApplier implements AutoCloseable {
         this.exact = on;
     }
 
+    /** Starts a run of one source transaction: {@link #conflictsMet()} is empty again. */
+    void begin() {
+        handler.begin();
+    }
+
+    /** The history rows of the conflicts met since {@link #begin()}. */
+    List<io.jdbcrepl.conflict.Resolution.ConflictHistory> conflictsMet() {
+        return handler.met();
+    }
+
     /** The statement and bound values of one LCR. */
     record Plan(String shape, CommandType command, String sql, List<TypedValue> values, List<ValueType> types,
             TableMap.LocalTable table, RowLcr lcr) {
@@ -76,16 +87,18 @@ final class RowApplier implements AutoCloseable {
         try {
             plan = plan(lcr);
         } catch (IllegalArgumentException e) {
-            throw new ApplyFailure(number, "22000", e.getMessage() + " (" + lcr + ")", e);
+            failed(lcr, number, new ApplyFailure(number, "22000", e.getMessage() + " (" + lcr + ")", e));
+            return;
         } catch (SQLException e) {
             if (SqlErrors.transientError(e)) throw e;
-            throw new ApplyFailure(number, SqlErrors.state(e), e.getMessage(), e);
+            failed(lcr, number, new ApplyFailure(number, SqlErrors.state(e), e.getMessage(), e));
+            return;
         }
         Optional<CustomHandlers.Loaded> custom = customs == null ? Optional.empty()
                 : customs.of(plan.table).dmlHandler(lcr.commandType());
         if (custom.isPresent()) { // SPEC 5.4: called instead of the default apply
             flush();
-            callHandler(custom.get(), lcr, null, number);
+            callHandler(custom.get(), lcr, null, null, number);
             return;
         }
         if (exact) {
@@ -98,12 +111,14 @@ final class RowApplier implements AutoCloseable {
         bind(ps, plan);
         if (!batchable) {
             int count = run(ps::executeUpdate, number);
-            if (count != 1) throw new ApplyFailure(number, null, "changed " + count + " rows", null);
+            if (count == 0) resolveInPlace(plan, number);
+            else if (count != 1) throw new ApplyFailure(number, null, "changed " + count + " rows", null);
             return;
         }
         ps.addBatch();
         pending = plan;
         pendingNumbers.add(number);
+        pendingPlans.add(plan);
     }
 
     /** Runs the batch of consecutive LCRs of one shape. */
@@ -111,14 +126,62 @@ final class RowApplier implements AutoCloseable {
         if (pending == null) return;
         Plan plan = pending;
         long first = pendingNumbers.get(0);
+        List<Long> numbers = List.copyOf(pendingNumbers);
+        List<Plan> plans = List.copyOf(pendingPlans);
         pending = null;
         pendingNumbers.clear();
+        pendingPlans.clear();
         PreparedStatement ps = statement(plan.sql);
         int[] counts = run(ps::executeBatch, first);
         if (plan.command == CommandType.INSERT) return;
+        boolean missed = false;
         for (int c : counts) {
-            if (c != 1) throw new ApplyFailure(first, null, "a batched " + plan.command + " changed " + c + " rows", null);
+            if (c > 1 || c < 0) throw new ApplyFailure(first, null, "a batched " + plan.command + " changed " + c + " rows", null);
+            missed |= c == 0;
         }
+        if (!missed) return;
+        // Later LCRs of the batch ran before a missed one is resolved: safe only when none has its row.
+        java.util.Set<List<TypedValue>> keys = new java.util.HashSet<>();
+        for (Plan p : plans) {
+            if (!keys.add(keyOf(p))) throw new ApplyFailure(first, null, "a batched " + plan.command + " missed a row", null);
+        }
+        handler.deferHistory(); // the batch's resolutions and history as JDBC batches, not one statement each
+        try {
+            for (int i = 0; i < counts.length; i++) {
+                if (counts[i] == 0) resolveInPlace(plans.get(i), numbers.get(i));
+            }
+        } catch (SQLException | ApplyFailure | RuntimeException e) {
+            handler.dropDeferred();
+            throw e;
+        }
+        try {
+            handler.writeDeferred(local);
+        } catch (SQLException e) {
+            if (SqlErrors.transientError(e)) throw e;
+            throw new ApplyFailure(first, SqlErrors.state(e), e.getMessage(), e); // careful mode finds out which
+        }
+    }
+
+    /**
+     * An UPDATE or DELETE of the fast mode that changed no row: nothing failed in the database, so
+     * its conflict is found out and resolved right here, without rolling the group back. Whatever
+     * is not resolved is a failure, which sends the group to careful mode (SPEC 5.2 runs there).
+     */
+    private void resolveInPlace(Plan plan, long number) throws SQLException, ApplyFailure {
+        RowImage current = detail(() -> currentRow(plan), number);
+        Optional<Conflict> conflict = ConflictDetector.detect(plan.lcr, current, settings(plan.table));
+        if (conflict.isEmpty()) { // the row matches by now (a local change in between): apply it
+            applyExactly(plan, number);
+            return;
+        }
+        ApplyFailure unresolved = handler.resolve(conflict.get(), plan.lcr, plan.table, number, local);
+        if (unresolved != null) throw unresolved;
+    }
+
+    private List<TypedValue> keyOf(Plan plan) {
+        List<TypedValue> key = new ArrayList<>();
+        for (String k : plan.table.info().key()) key.add(keyValue(plan.table, plan.lcr, k));
+        return key;
     }
 
     /** Drops a batch not run (after a rollback). */
@@ -132,6 +195,7 @@ final class RowApplier implements AutoCloseable {
         }
         pending = null;
         pendingNumbers.clear();
+        pendingPlans.clear();
     }
 
     private interface Call<T> {
@@ -148,15 +212,45 @@ final class RowApplier implements AutoCloseable {
     }
 
     private void applyExactly(Plan plan, long number) throws SQLException, ApplyFailure {
-        Conflict conflict = attempt(plan, number);
+        Conflict conflict;
+        try {
+            conflict = attempt(plan, number);
+        } catch (ApplyFailure error) {
+            failed(plan.lcr, number, error);
+            return;
+        }
         if (conflict == null) return;
         ApplyFailure unresolved = handler.resolve(conflict, plan.lcr, plan.table, number, local);
         if (unresolved == null) return;
-        Optional<CustomHandlers.Loaded> errorHandler = customs == null ? Optional.empty()
-                : customs.of(plan.table).errorHandler(plan.command);
+        Optional<CustomHandlers.Loaded> errorHandler = errorHandler(plan.lcr);
         if (errorHandler.isEmpty()) throw unresolved;
         handler.recordUnresolved(local, unresolved);
-        callHandler(errorHandler.get(), plan.lcr, conflict, number);
+        callHandler(errorHandler.get(), plan.lcr, conflict, new ConflictException(unresolved.getMessage(), conflict), number);
+    }
+
+    /**
+     * SPEC 5.4: an error other than a conflict (a constraint, a missing column) goes to the error
+     * handler of the LCR's table and operation too, in exact mode; without one it fails the LCR.
+     */
+    private void failed(RowLcr lcr, long number, ApplyFailure error) throws SQLException, ApplyFailure {
+        Optional<CustomHandlers.Loaded> errorHandler = exact ? errorHandler(lcr) : Optional.empty();
+        if (errorHandler.isEmpty()) throw error;
+        SQLException cause = error.getCause() instanceof SQLException s ? s
+                : new SQLException(error.getMessage(), error.code, error.getCause());
+        callHandler(errorHandler.get(), lcr, null, cause, number);
+    }
+
+    /** The error handler of the LCR's table and operation; none when the table is not there. */
+    private Optional<CustomHandlers.Loaded> errorHandler(RowLcr lcr) throws SQLException {
+        if (customs == null) return Optional.empty();
+        TableMap.LocalTable table;
+        try {
+            table = tables.resolve(lcr.objectOwner(), lcr.objectName());
+        } catch (SQLException e) {
+            if (SqlErrors.transientError(e)) throw e;
+            return Optional.empty();
+        }
+        return customs.of(table).errorHandler(lcr.commandType());
     }
 
     /** Runs the LCR's statement under a savepoint: null when it applied, else the conflict (rolled back). */
@@ -208,10 +302,10 @@ final class RowApplier implements AutoCloseable {
      * Calls a custom handler (SPEC 5.4) with the LCR and, for an error handler, the conflict; its
      * {@code execute} applies the LCR as it is then. Whatever it throws queues the transaction.
      */
-    private void callHandler(CustomHandlers.Loaded custom, RowLcr lcr, Conflict conflict, long number)
+    private void callHandler(CustomHandlers.Loaded custom, RowLcr lcr, Conflict conflict, SQLException error, long number)
             throws SQLException, ApplyFailure {
         String name = "custom handler " + custom.definition().name() + " (" + custom.definition().className() + ")";
-        HandlerContext context = new HandlerContext(lcr, conflict, local,
+        HandlerContext context = new HandlerContext(lcr, conflict, error, local,
                 (changed, resolution) -> executeForHandler(changed, number, resolution));
         try {
             custom.handler().handle(context);

@@ -36,15 +36,23 @@ public final class HandlerContext implements DmlContext {
     private final RowLcr lcr;
     private final Connection connection;
     private final Executor executor;
+    private final SQLException error;
     private Conflict conflict;
     private Outcome outcome = Outcome.DISCARDED;
 
-    /**
-     * @param conflict the conflict that failed the LCR (error handler), or null (DML handler)
-     */
+    /** A DML handler's context, or an error handler's for a conflict (no other error). */
     public HandlerContext(RowLcr lcr, Conflict conflict, Connection connection, Executor executor) {
+        this(lcr, conflict, null, connection, executor);
+    }
+
+    /**
+     * @param conflict the conflict that failed the LCR (error handler), or null
+     * @param error the error that failed the LCR (error handler), or null (DML handler)
+     */
+    public HandlerContext(RowLcr lcr, Conflict conflict, SQLException error, Connection connection, Executor executor) {
         this.lcr = Objects.requireNonNull(lcr, "lcr");
         this.conflict = conflict;
+        this.error = error;
         this.connection = connection;
         this.executor = Objects.requireNonNull(executor, "executor");
     }
@@ -57,6 +65,11 @@ public final class HandlerContext implements DmlContext {
     @Override
     public Conflict conflict() {
         return conflict;
+    }
+
+    @Override
+    public SQLException error() {
+        return error;
     }
 
     @Override

@@ -74,7 +74,12 @@ public record Resolution(Action action, RowImage key, RowImage values, String re
         /** The handler could not resolve (missing or NULL values, equal resolution values...). */
         FAILED,
         /** Conflicting columns in no handler's list (or a conflict no prebuilt handler takes). */
-        NO_HANDLER
+        NO_HANDLER,
+        /**
+         * Resolved, but its source transaction failed later and was rolled back into the error
+         * queue (written by the apply side; the detail names the entry and the outcome it had).
+         */
+        ROLLED_BACK
     }
 
     /**

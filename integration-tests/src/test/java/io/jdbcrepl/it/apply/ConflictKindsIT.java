@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jdbcrepl.admin.Repl;
 import io.jdbcrepl.it.support.TestDatabase;
-import io.jdbcrepl.it.support.TestDatabases;
 import io.jdbcrepl.it.support.Vendor;
 
 import java.sql.Connection;
@@ -13,30 +12,20 @@ import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Uniqueness conflicts (both nodes insert one key) and delete conflicts (one node deletes the row
- * the other updates) on two PostgreSQL nodes, each change committed before either applier runs:
+ * the other updates) on two nodes (PostgreSQL, MariaDB, PostgreSQL ⇄ MariaDB), each change committed before either applier runs:
  * resolved by the configured handlers or, without one, the transaction queued on both nodes.
  */
-class ConflictKindsIT {
+class ConflictKindsIT extends ClusterTest {
 
-    @RegisterExtension
-    final TestDatabases databases = TestDatabases.perTest();
-
-    private Cluster cluster;
     private List<TestDatabase> dbs;
 
-    @AfterEach
-    void stop() {
-        if (cluster != null) cluster.close();
-    }
-
-    private void start() throws SQLException {
-        dbs = databases.nodes(Vendor.POSTGRESQL, "kinds", 2);
+    private void start(List<Vendor> vendors) throws SQLException {
+        dbs = databases.nodes("kinds", vendors.toArray(Vendor[]::new));
         cluster = new Cluster(dbs, Map.of("repl.apply", "false"));
         cluster.ddl(v -> List.of("CREATE TABLE employees (employee_id INT PRIMARY KEY, salary DECIMAL(10,2))"));
     }
@@ -79,9 +68,10 @@ class ConflictKindsIT {
     private static final String INSERT_N1 = "INSERT INTO employees VALUES (300, 1000)";
     private static final String INSERT_N2 = "INSERT INTO employees VALUES (300, 2000)";
 
-    @Test
-    void sameKeyInsertedOnBothNodes() throws Exception {
-        start();
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("pairs")
+    void sameKeyInsertedOnBothNodes(List<Vendor> vendors) throws Exception {
+        start(vendors);
         run(Map.of(), INSERT_N1, INSERT_N2);
         assertSalary300(1000, 2000);
         for (int i = 0; i < 2; i++) {
@@ -104,9 +94,10 @@ class ConflictKindsIT {
         assertThat(cluster.count(0, "SELECT count(*) FROM repl_error_lcr WHERE command_type = 'INSERT'")).isEqualTo(1);
     }
 
-    @Test
-    void deleteOnOneNodeUpdateOnTheOther() throws Exception {
-        start();
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("pairs")
+    void deleteOnOneNodeUpdateOnTheOther(List<Vendor> vendors) throws Exception {
+        start(vendors);
         String delete = "DELETE FROM employees WHERE employee_id = 200";
         String update = "UPDATE employees SET salary = 5000 WHERE employee_id = 200";
         run(Map.of(), delete, update);

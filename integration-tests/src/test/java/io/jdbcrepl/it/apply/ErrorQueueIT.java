@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.jdbcrepl.admin.ErrorEntry;
 import io.jdbcrepl.admin.ReplAdmin;
 import io.jdbcrepl.cli.Main;
-import io.jdbcrepl.it.support.TestDatabases;
 import io.jdbcrepl.it.support.Vendor;
 
 import java.io.ByteArrayOutputStream;
@@ -17,32 +16,22 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * SPEC 5.5's error queue operations on two PostgreSQL nodes: employees 200 and 201 updated on both
+ * SPEC 5.5's error queue operations on two nodes (PostgreSQL, MariaDB, PostgreSQL ⇄ MariaDB): employees 200 and 201 updated on both
  * nodes (two transactions each) before either applies, so each node queues the other's two
  * transactions. Retry applies an entry once its cause is fixed and removes it; retry of all stops
  * at the first failure in source position order, keeping the entry with its new error; delete
  * removes an entry without applying it. Through the admin API and the CLI.
  */
-class ErrorQueueIT {
+class ErrorQueueIT extends ClusterTest {
 
-    @RegisterExtension
-    final TestDatabases databases = TestDatabases.perTest();
-
-    private Cluster cluster;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) cluster.close();
-    }
-
-    @Test
-    void listShowRetryAndDelete() throws Exception {
-        cluster = new Cluster(databases.nodes(Vendor.POSTGRESQL, "errq", 2), Map.of("repl.apply", "false"));
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("pairs")
+    void listShowRetryAndDelete(List<Vendor> vendors) throws Exception {
+        cluster = new Cluster(databases.nodes("errq", vendors.toArray(Vendor[]::new)), Map.of("repl.apply", "false"));
         cluster.ddl(v -> List.of("CREATE TABLE employees (employee_id INT PRIMARY KEY, salary DECIMAL(10,2))",
                 "INSERT INTO employees VALUES (200, 4400), (201, 4400)"));
         cluster.execute(0, "UPDATE employees SET salary = 4900 WHERE employee_id = 200");

@@ -4,44 +4,35 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jdbcrepl.admin.PeerStatus;
 import io.jdbcrepl.admin.ReplAdmin;
-import io.jdbcrepl.it.support.TestDatabases;
 import io.jdbcrepl.it.support.Vendor;
 
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * SPEC 5.2, the seed's departments/employees example on three PostgreSQL nodes A=n1, B=n2, C=n3:
+ * SPEC 5.2, the seed's departments/employees example on three nodes A=n1, B=n2, C=n3 (PostgreSQL,
+ * MariaDB, and A and C PostgreSQL with B MariaDB):
  * a department inserted at A is applied at B, where an employee in it is inserted; C receives B's
  * change first. C's applier for B meets a foreign key conflict and retries it (repl.fk.retry)
  * until C's applier for A brings the department; with no department coming, the transaction goes
  * to the error queue once repl.fk.retry has passed.
  */
-class ForeignKeyRetryIT {
+class ForeignKeyRetryIT extends ClusterTest {
 
-    @RegisterExtension
-    final TestDatabases databases = TestDatabases.perTest();
-
-    private Cluster cluster;
     /** C applying from B only. */
     private Cluster fromB;
 
-    @AfterEach
-    void stop() {
-        if (cluster != null) cluster.close();
-    }
-
+    // a table constraint: MariaDB ignores REFERENCES in a column definition
     private static final List<String> DDL = List.of("CREATE TABLE departments (department_id INT PRIMARY KEY, name VARCHAR(30))",
-            "CREATE TABLE employees (employee_id INT PRIMARY KEY, department_id INT NOT NULL"
-                    + " REFERENCES departments (department_id))");
+            "CREATE TABLE employees (employee_id INT PRIMARY KEY, department_id INT NOT NULL,"
+                    + " FOREIGN KEY (department_id) REFERENCES departments (department_id))");
 
     /** Starts A and B applying; department 10 inserted at A reaches B, employee 1 inserted at B. */
-    private void departmentAtAEmployeeAtB(String fkRetry) throws Exception {
-        cluster = new Cluster(databases.nodes(Vendor.POSTGRESQL, "fk", 3), Map.of("repl.apply", "false"));
+    private void departmentAtAEmployeeAtB(List<Vendor> vendors, String fkRetry) throws Exception {
+        cluster = new Cluster(databases.nodes("fk", vendors.toArray(Vendor[]::new)), Map.of("repl.apply", "false"));
         cluster.ddl(v -> DDL);
         cluster.execute(0, "INSERT INTO departments VALUES (10, 'sales')");
         cluster.admin(1).startApply();
@@ -54,15 +45,16 @@ class ForeignKeyRetryIT {
         fromB.admin(2).startApply();
     }
 
-    @Test
-    void theEmployeeLandsOnceTheDepartmentArrives() throws Exception {
-        departmentAtAEmployeeAtB("60s");
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("trios")
+    void theEmployeeLandsOnceTheDepartmentArrives(List<Vendor> vendors) throws Exception {
+        departmentAtAEmployeeAtB(vendors, "60s");
         ReplAdmin c = cluster.admin(2);
         awaitRetrying(fromB.admin(2));
         // a second server for C (another connection string), applying from A and B: its applier
         // for B stands by (the first holds the lock), its applier for A brings the department
         new Cluster(List.of(cluster.db(0), cluster.db(1), cluster.db(2)), Map.of("repl.apply", "false",
-                "repl.fk.retry", "60s", "ApplicationName", "c-second")).admin(2).startApply();
+                "repl.fk.retry", "60s", "connectTimeout", "30000")).admin(2).startApply();
         c.waitForPeers(Cluster.WAIT);
         assertThat(cluster.rows(2, "departments", "department_id")).containsExactly("department_id=10, name=sales");
         assertThat(cluster.rows(2, "employees", "employee_id")).containsExactly("employee_id=1, department_id=10");
@@ -70,9 +62,10 @@ class ForeignKeyRetryIT {
         assertThat(cluster.count(2, "SELECT count(*) FROM repl_conflict")).isZero();
     }
 
-    @Test
-    void withoutTheParentTheTransactionIsQueuedAfterTheRetry() throws Exception {
-        departmentAtAEmployeeAtB("2s");
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("trios")
+    void withoutTheParentTheTransactionIsQueuedAfterTheRetry(List<Vendor> vendors) throws Exception {
+        departmentAtAEmployeeAtB(vendors, "2s");
         long started = System.nanoTime();
         fromB.admin(2).waitForPeers(Cluster.WAIT);
         assertThat((System.nanoTime() - started) / 1_000_000).as("waited for repl.fk.retry").isGreaterThanOrEqualTo(1500);

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jdbcrepl.admin.Repl;
 import io.jdbcrepl.it.support.TestDatabase;
-import io.jdbcrepl.it.support.TestDatabases;
 import io.jdbcrepl.it.support.Vendor;
 
 import java.sql.Connection;
@@ -13,11 +12,7 @@ import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -27,17 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * handler on column list salary. One database pair per vendor combination; the row, the error
  * queue and the history are reset between cases with the appliers stopped.
  */
-class PrebuiltHandlersIT {
-
-    @RegisterExtension
-    final TestDatabases databases = TestDatabases.perTest();
-
-    private Cluster cluster;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) cluster.close();
-    }
+class PrebuiltHandlersIT extends ClusterTest {
 
     /** One row of the table: handler settings, salary after at n1 and n2, recorded entries per node. */
     record Case(String name, Map<String, String> handler, int n1, int n2, int queued, String outcome) {
@@ -70,19 +55,13 @@ class PrebuiltHandlersIT {
         return p;
     }
 
-    static Stream<Arguments> pairs() {
-        return Stream.of(Arguments.of(List.of(Vendor.POSTGRESQL, Vendor.POSTGRESQL)),
-                Arguments.of(List.of(Vendor.MARIADB, Vendor.MARIADB)),
-                Arguments.of(List.of(Vendor.POSTGRESQL, Vendor.MARIADB)));
-    }
-
     @ParameterizedTest(name = "{0}")
     @MethodSource("pairs")
     void theSalaryTable(List<Vendor> vendors) throws Exception {
         List<TestDatabase> dbs = databases.nodes("handlers", vendors.toArray(Vendor[]::new));
         cluster = new Cluster(dbs, Map.of("repl.apply", "false"));
         cluster.ddl(v -> List.of("CREATE TABLE employees (employee_id INT PRIMARY KEY, salary DECIMAL(10,2),"
-                + (v.isMariaDbServer() ? " time DATETIME(6))" : " time TIMESTAMP(6))"),
+                + " time " + timestampType(v) + ")",
                 "INSERT INTO employees VALUES (200, 4400, '2020-01-01 00:00:00')"));
         for (Case c : TABLE) {
             Repl.shutdown();
