@@ -81,6 +81,7 @@ final class Refresher {
         if (log.isPresent()) stamp(raw, log.get(), time); // what the build reads is behind the view
         insertAll(raw, view);
         catalog.addView(raw, view, time);
+        if (log.isPresent()) purge(raw, log.get(), false); // a view alone on its log needs none of the rows before it
     }
 
     /**

@@ -32,7 +32,7 @@ final class MviewSql {
                     if (i > 1) sb.append(' ');
                     Object v = rs.getObject(i);
                     sb.append(v instanceof Number num ? new java.math.BigDecimal(num.toString()).stripTrailingZeros().toPlainString()
-                            : String.valueOf(v));
+                            : v instanceof byte[] bytes ? "x" + java.util.HexFormat.of().formatHex(bytes) : String.valueOf(v));
                 }
                 out.add(sb.toString());
             }

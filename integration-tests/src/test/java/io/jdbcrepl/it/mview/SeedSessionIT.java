@@ -35,7 +35,7 @@ class SeedSessionIT {
             run(c, "create table t_oid (id int, name varchar(30), num int)");
             assertThatThrownBy(() -> run(c, "create materialized view log on t_oid with object id"))
                     .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("0A000"))
-                    .hasMessageContaining("OBJECT ID").hasMessageContainingIgnoringCase("t_oid");
+                    .hasMessageContaining("OBJECT ID").hasMessageMatching("(?is).*t_oid.*");
 
             assertThat(columns(c, "mlog$_t_rowid")).containsExactly("NAME", "NUM", "M_ROW$$", "SEQUENCE$$", "SNAPTIME$$",
                     "DMLTYPE$$", "OLD_NEW$$", "CHANGE_VECTOR$$");
