@@ -44,6 +44,16 @@ final class MviewCatalog {
         boolean anyOnCommit() {
             return views.values().stream().anyMatch(ViewDefinition::onCommit);
         }
+
+        /** Whether an ON COMMIT view reads {@code table} (MariaDB compares names without case). */
+        boolean onCommitMaster(Name table) {
+            for (ViewDefinition v : views.values()) {
+                if (v.onCommit() && (v.master().equals(table) || (v.master().toString().equalsIgnoreCase(table.toString())))) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
 
     private MviewCatalog(Dialect dialect, String schema) {

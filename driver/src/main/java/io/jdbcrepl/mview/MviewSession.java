@@ -147,9 +147,13 @@ public final class MviewSession implements ConnectionInterceptor {
         return dialect == Dialect.MYSQL ? a.toString().equalsIgnoreCase(b.toString()) : a.equals(b);
     }
 
-    private void touched(List<Name> masters) {
+    /** The transaction is about to change {@code masters}; MariaDB: lock them first (see {@link Refresher#lockMaster}). */
+    private void touched(List<Name> masters) throws SQLException {
         for (Name m : masters) {
-            if (dirty.add(m.toString())) dirtyNames.add(m);
+            if (dirty.add(m.toString())) {
+                dirtyNames.add(m);
+                if (dialect == Dialect.MYSQL) refresher.lockMaster(raw, m);
+            }
         }
     }
 
@@ -210,14 +214,7 @@ public final class MviewSession implements ConnectionInterceptor {
     @Override
     public void beforeCommit(Connection connection) throws SQLException {
         if (inner != null) inner.beforeCommit(connection);
-        if (dirtyNames.isEmpty()) return;
-        List<Name> masters = new ArrayList<>(dirtyNames);
-        masters.sort((a, b) -> a.toString().compareTo(b.toString())); // one lock order: no deadlock between two masters
-        for (Name master : masters) {
-            for (ViewDefinition v : catalog.viewsOn(master)) {
-                if (v.onCommit()) refresher.refresh(connection, v, MviewCommand.Method.FORCE);
-            }
-        }
+        if (!dirtyNames.isEmpty()) refresher.beforeCommit(connection, dirtyNames);
     }
 
     @Override
@@ -264,8 +261,10 @@ public final class MviewSession implements ConnectionInterceptor {
             for (String sql : batch.sql()) masters.addAll(onCommitMasters(sql, state));
         }
         if (masters.isEmpty()) return inner == null ? batch.proceed() : inner.executeBatch(batch);
-        touched(masters);
-        return committingIfAuto(() -> inner == null ? batch.proceed() : inner.executeBatch(batch));
+        return committingIfAuto(() -> {
+            touched(masters);
+            return inner == null ? batch.proceed() : inner.executeBatch(batch);
+        });
     }
 
     @Override
@@ -335,14 +334,18 @@ public final class MviewSession implements ConnectionInterceptor {
 
         @Override
         public Object execute(Execution execution) throws SQLException {
-            touched(masters);
-            return committingIfAuto(() -> si == null ? execution.proceed() : si.execute(execution));
+            return committingIfAuto(() -> {
+                touched(masters);
+                return si == null ? execution.proceed() : si.execute(execution);
+            });
         }
 
         @Override
         public long[] executeBatch(PreparedBatch batch) throws SQLException {
-            touched(masters);
-            return committingIfAuto(() -> si == null ? batch.proceed() : si.executeBatch(batch));
+            return committingIfAuto(() -> {
+                touched(masters);
+                return si == null ? batch.proceed() : si.executeBatch(batch);
+            });
         }
     }
 

@@ -64,6 +64,17 @@ final class Refresher {
         return out;
     }
 
+    /**
+     * MariaDB: a transaction locks the catalog rows of a master's views before its first change to
+     * the master (not only at commit), so that the writers of a master with ON COMMIT views take
+     * their turns. InnoDB's refresh reads are locking reads (the transaction's snapshot may be older
+     * than the log rows it stamps), and two writers that each read the other's uncommitted rows at
+     * commit would deadlock.
+     */
+    void lockMaster(Connection raw, Name master) throws SQLException {
+        lock(raw, master);
+    }
+
     /** Now, or just after the latest refresh of the master's views when the clock says otherwise. */
     private static LocalDateTime refreshTime(List<Locked> views) {
         LocalDateTime now = LocalDateTime.now().truncatedTo(ChronoUnit.MICROS);
@@ -71,6 +82,20 @@ final class Refresher {
             if (!now.isAfter(v.last())) now = v.last().plus(1, ChronoUnit.MICROS);
         }
         return now;
+    }
+
+    /**
+     * Refreshes the ON COMMIT views of {@code masters} in the committing transaction, master by
+     * master in name order (one lock order: two committing transactions cannot deadlock on them).
+     */
+    void beforeCommit(Connection raw, java.util.Collection<Name> masters) throws SQLException {
+        List<Name> ordered = new ArrayList<>(masters);
+        ordered.sort((a, b) -> a.toString().compareTo(b.toString()));
+        for (Name master : ordered) {
+            for (ViewDefinition v : catalog.viewsOn(master)) {
+                if (v.onCommit()) refresh(raw, v, Method.FORCE);
+            }
+        }
     }
 
     /** Creates the view's content and its catalog row (the view's table exists and is empty). */
@@ -189,7 +214,7 @@ final class Refresher {
             KeyMatch inView = KeyMatch.of(viewColumns, chunk);
             Sql.update(raw, "DELETE FROM " + mv + " WHERE " + inView.sql(), inView.parameters());
             KeyMatch inMaster = KeyMatch.of(baseColumns, chunk);
-            Sql.update(raw, "INSERT INTO " + mv + " " + view.query().restricted(inMaster.sql()), inMaster.parameters());
+            Sql.update(raw, "INSERT INTO " + mv + " " + view.query().restricted(inMaster.sql()) + current, inMaster.parameters());
         }
     }
 
