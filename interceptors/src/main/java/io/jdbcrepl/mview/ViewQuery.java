@@ -138,7 +138,10 @@ public final class ViewQuery {
             select.getHaving().accept(found, null);
             having = select.getHaving().toString();
         }
-        if (found.subquery) problems.add("a subquery");
+        // the visitor does not descend into every kind of subquery (IN (SELECT …)): read the text too
+        String rest = select.toString().substring(select.toString().toUpperCase(Locale.ROOT).indexOf("SELECT") + 6)
+                .replaceAll("'([^']|'')*'", "''");
+        if (found.subquery || rest.matches("(?is).*\\bSELECT\\b.*")) problems.add("a subquery");
         if (found.analytic) problems.add("a window function");
         if (aggregate && found.star) problems.add("* with aggregates");
         String fastProblem = problems.isEmpty() ? null : String.join(", ", problems);
