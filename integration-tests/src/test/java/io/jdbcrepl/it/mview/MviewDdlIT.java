@@ -72,7 +72,13 @@ class MviewDdlIT {
             assertThat(rows(c, "select a, n from mv_force order by a")).containsExactly("x 2", "y 1");
             assertThat(rows(c, "select m from mv_full")).containsExactly("7");
             assertThat(rows(c, "select count(*) from mv_sub")).containsExactly("2");
-            run(c, "call dbms_mview.refresh('mv_sub')");
+            // the CLI's refresh, as DBMS_MVIEW.REFRESH
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            java.io.PrintStream print = new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8);
+            int exit = io.jdbcrepl.cli.Main.run(new String[] {"refresh", "--url", db.replUrl(), "--user", db.user(),
+                    "--password", db.password(), "mv_sub"}, print, print);
+            assertThat(exit).as(out.toString(java.nio.charset.StandardCharsets.UTF_8)).isZero();
+            assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8)).startsWith("Refreshed mv_sub in ");
             assertThat(rows(c, "select count(*) from mv_sub")).containsExactly("3");
             assertThat(rows(c, "select count(*) from mlog$_k")).containsExactly("0"); // mv_force is the only fast view
 
