@@ -33,8 +33,9 @@ import java.util.Optional;
  */
 final class Refresher {
 
-    /** Keys per DELETE/INSERT of a fast refresh. */
-    static final int KEYS_PER_STATEMENT = 500;
+    /** Keys per DELETE/INSERT of a fast refresh: one column makes an IN list, several an OR of ANDs. */
+    static final int KEYS_PER_STATEMENT = 5000;
+    static final int TUPLES_PER_STATEMENT = 500;
 
     private final MviewCatalog catalog;
     private final Dialect dialect;
@@ -124,12 +125,15 @@ final class Refresher {
             throw new SQLFeatureNotSupportedException("Materialized view " + view.view()
                     + " is REFRESH COMPLETE: it cannot be refreshed fast (DBMS_MVIEW.REFRESH method 'F')", "0A000");
         }
-        if (log.isPresent()) stamp(raw, log.get(), time);
-        if (fast) fast(raw, view, log.get(), me.last(), time);
+        // the only fast view of its log takes its rows out at once (Oracle: "the log is cleared");
+        // with others, it stamps them and the last one to refresh past them purges them
+        boolean alone = views.stream().noneMatch(v -> v.fast() && !v.stale() && !v.view().equals(view.view()));
+        if (log.isPresent() && !(fast && alone)) stamp(raw, log.get(), time);
+        if (fast) fast(raw, view, log.get(), me.last(), time, alone);
         else complete(raw, view);
         Sql.update(raw, "UPDATE " + catalog.viewTable() + " SET last_refresh = " + Sql.timestamp(time)
                 + ", stale = 'N' WHERE view_schema = ? AND view_name = ?", List.of(view.view().schema(), view.view().name()));
-        if (log.isPresent()) {
+        if (log.isPresent() && !(fast && alone)) {
             LocalDateTime consumed = null;
             for (Locked v : views) {
                 if (!v.fast() || (v.stale() && !v.view().equals(view.view()))) continue;
@@ -181,41 +185,88 @@ final class Refresher {
         Sql.execute(raw, "INSERT INTO " + Sql.quote(dialect, view.view()) + " " + view.query().restricted(null));
     }
 
-    private void fast(Connection raw, ViewDefinition view, LogDefinition log, LocalDateTime after, LocalDateTime upTo)
-            throws SQLException {
+    /**
+     * Fast refresh from the log rows after {@code after}: those stamped up to {@code upTo}, or, when
+     * the view is {@code alone} on its log, every such row, deleted by the statement that reads it
+     * (so exactly the rows read go, whatever commits meanwhile).
+     */
+    private void fast(Connection raw, ViewDefinition view, LogDefinition log, LocalDateTime after, LocalDateTime upTo,
+            boolean alone) throws SQLException {
         List<String> key = FastRefresh.refreshKey(view.query(), log);
-        String range = " WHERE " + snaptime() + " > " + Sql.timestamp(after) + " AND " + snaptime() + " <= "
-                + Sql.timestamp(upTo);
         // MariaDB: a locking read sees the rows other refreshes stamped after this transaction's snapshot
         String current = dialect == Dialect.MYSQL ? " LOCK IN SHARE MODE" : "";
-        if (key.isEmpty()) { // an aggregate over the whole table: one group
-            boolean any;
-            try (PreparedStatement ps = raw.prepareStatement("SELECT 1 FROM " + logTable(log) + range + current);
-                    ResultSet rs = ps.executeQuery()) {
-                any = rs.next();
+        List<String> baseColumns = key.stream().map(c -> Sql.quote(dialect, c)).toList();
+        String select = key.isEmpty() ? "1" : String.join(", ", baseColumns);
+        String later = " WHERE " + snaptime() + " > " + Sql.timestamp(after);
+        String sql;
+        if (!alone) {
+            sql = "SELECT DISTINCT " + select + " FROM " + logTable(log) + later + " AND " + snaptime() + " <= "
+                    + Sql.timestamp(upTo) + current;
+        } else if (dialect == Dialect.H2) {
+            sql = "SELECT DISTINCT " + select + " FROM OLD TABLE (DELETE FROM " + logTable(log) + later + ")";
+        } else {
+            sql = "DELETE FROM " + logTable(log) + later + " RETURNING " + select;
+        }
+        java.util.Set<List<Object>> distinct = new java.util.LinkedHashSet<>();
+        try (PreparedStatement ps = raw.prepareStatement(sql)) {
+            // execute(): MySQL Connector/J refuses executeQuery() for a DELETE … RETURNING
+            if (ps.execute()) {
+                try (ResultSet rs = ps.getResultSet()) {
+                    while (rs.next()) {
+                        Object[] t = new Object[Math.max(1, key.size())];
+                        for (int i = 0; i < t.length; i++) t[i] = rs.getObject(i + 1);
+                        distinct.add(java.util.Arrays.asList(t));
+                    }
+                }
             }
-            if (any) complete(raw, view);
+        }
+        if (key.isEmpty()) { // an aggregate over the whole table: one group
+            if (!distinct.isEmpty()) complete(raw, view);
             return;
         }
-        List<String> baseColumns = key.stream().map(c -> Sql.quote(dialect, c)).toList();
-        List<String> viewColumns = viewColumns(raw, view, key);
         List<Object[]> tuples = new ArrayList<>();
-        try (PreparedStatement ps = raw.prepareStatement("SELECT DISTINCT " + String.join(", ", baseColumns) + " FROM "
-                + logTable(log) + range + current); ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                Object[] t = new Object[key.size()];
-                for (int i = 0; i < t.length; i++) t[i] = rs.getObject(i + 1);
-                tuples.add(t);
-            }
+        for (List<Object> t : distinct) tuples.add(t.toArray());
+        List<String> viewColumns = catalog.keyColumns.get(view.view());
+        if (viewColumns == null) {
+            viewColumns = viewColumns(raw, view, key);
+            catalog.keyColumns.put(view.view(), viewColumns);
         }
         String mv = Sql.quote(dialect, view.view());
-        for (int from = 0; from < tuples.size(); from += KEYS_PER_STATEMENT) {
-            List<Object[]> chunk = tuples.subList(from, Math.min(tuples.size(), from + KEYS_PER_STATEMENT));
-            KeyMatch inView = KeyMatch.of(viewColumns, chunk);
+        int step = key.size() == 1 ? KEYS_PER_STATEMENT : TUPLES_PER_STATEMENT;
+        for (int from = 0; from < tuples.size(); from += step) {
+            List<Object[]> chunk = tuples.subList(from, Math.min(tuples.size(), from + step));
+            KeyMatch inView = match(raw, viewColumns, chunk);
             Sql.update(raw, "DELETE FROM " + mv + " WHERE " + inView.sql(), inView.parameters());
-            KeyMatch inMaster = KeyMatch.of(baseColumns, chunk);
+            KeyMatch inMaster = match(raw, baseColumns, chunk);
             Sql.update(raw, "INSERT INTO " + mv + " " + view.query().restricted(inMaster.sql()) + current, inMaster.parameters());
         }
+    }
+
+    /**
+     * PostgreSQL and H2: one key column without NULLs is matched with {@code = ANY(?)} and one array
+     * (a plan for any number of keys, and no parsing of thousands of parameters); else {@link KeyMatch}.
+     */
+    private KeyMatch match(Connection raw, List<String> columns, List<Object[]> tuples) throws SQLException {
+        String type = columns.size() == 1 && dialect != Dialect.MYSQL ? arrayType(tuples) : null;
+        if (type == null) return KeyMatch.of(columns, tuples);
+        Object[] values = new Object[tuples.size()];
+        for (int i = 0; i < values.length; i++) values[i] = tuples.get(i)[0];
+        return new KeyMatch(columns.get(0) + " = ANY(?)", List.of(raw.createArrayOf(type, values)));
+    }
+
+    /** The SQL element type of an array of these values, or null when they have none in common (or a NULL). */
+    private static String arrayType(List<Object[]> tuples) {
+        Class<?> kind = null;
+        for (Object[] t : tuples) {
+            if (t[0] == null || (kind != null && kind != t[0].getClass())) return null;
+            kind = t[0].getClass();
+        }
+        if (kind == Integer.class) return "integer";
+        if (kind == Long.class) return "bigint";
+        if (kind == Short.class) return "smallint";
+        if (kind == String.class) return "varchar";
+        if (kind == java.math.BigDecimal.class) return "numeric";
+        return null;
     }
 
     /** The view's columns that hold the master's {@code key} columns (quoted). */
