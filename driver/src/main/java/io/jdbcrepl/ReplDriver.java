@@ -6,6 +6,7 @@ import io.jdbcrepl.config.ReplConfig;
 import io.jdbcrepl.config.ReplProperty;
 import io.jdbcrepl.config.ReplUrl;
 import io.jdbcrepl.intercept.ConnectionInterceptor;
+import io.jdbcrepl.mview.MviewSession;
 import io.jdbcrepl.node.CaptureSession;
 import io.jdbcrepl.node.LocalDatabase;
 import io.jdbcrepl.node.Node;
@@ -102,7 +103,10 @@ public final class ReplDriver implements Driver {
                 admin = new NodeAdmin(node);
                 if (config.apply() && !config.peers().isEmpty()) InboundServer.ensureStarted(node);
             }
-            return ProxyFactory.wrap(raw, interceptor, admin, config.node().orElse("pass-through"));
+            // materialized views work with and without repl.node (SPEC 6)
+            MviewSession mviews = new MviewSession(interceptor, raw, config.delegateUrl(), config.schema().orElse(null));
+            Object extensions = admin == null ? mviews.admin() : new Object[] {admin, mviews.admin()};
+            return ProxyFactory.wrap(raw, mviews, extensions, config.node().orElse("pass-through"));
         } catch (SQLException e) {
             closeQuietly(raw, e);
             throw e;

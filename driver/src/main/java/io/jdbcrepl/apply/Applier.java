@@ -184,6 +184,8 @@ final class Applier implements Runnable {
                     peer.name(), errorQueue, conflicts);
             try (RowApplier rows = new RowApplier(l, node.dialect(), tables, handlers,
                     CustomApply.of(node.dialect(), node.config(), node.logSchema()))) {
+                rows.onFirstChange(table -> io.jdbcrepl.mview.AppliedChanges.beforeChange(node.config().delegateUrl(),
+                        node.config().schema().orElse(null), l, table));
                 if (state != State.RUNNING) LOG.info("jdbc:repl: applying from " + peer.name() + " to " + node.name());
                 state = State.RUNNING;
                 lastError = null;
@@ -333,6 +335,13 @@ final class Applier implements Runnable {
                 careful(l, r, rows, group);
             }
         }
+        commit(l, group, to, rows);
+    }
+
+    /** As {@link #commit(Connection, Group, Position)}, after refreshing the ON COMMIT views of the tables applied to. */
+    private void commit(Connection l, Group group, Position to, RowApplier rows) throws SQLException {
+        io.jdbcrepl.mview.AppliedChanges.beforeCommit(node.config().delegateUrl(), node.config().schema().orElse(null), l,
+                rows.takeChanged());
         commit(l, group, to);
     }
 
@@ -393,7 +402,7 @@ final class Applier implements Runnable {
     private ApplyFailure retryForeignKey(Connection l, SourceReader r, RowApplier rows, SourceTx tx, Group group,
             Position before, long[] count, ApplyFailure failure) throws SQLException {
         if (group.applied + group.queued > 0) {
-            commit(l, group, before);
+            commit(l, group, before, rows);
             group.applied = 0;
             group.queued = 0;
             group.lcrs = 0;

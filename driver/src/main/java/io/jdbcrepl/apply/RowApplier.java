@@ -82,10 +82,33 @@ final class RowApplier implements AutoCloseable {
             TableMap.LocalTable table, RowLcr lcr) {
     }
 
+    /** The local tables changed since {@link #takeChanged()} last ran (for the ON COMMIT views). */
+    private final java.util.Set<io.jdbcrepl.mview.MviewCommand.Name> changed = new java.util.HashSet<>();
+
+    /** Called before the first change to a table in a local transaction. */
+    interface FirstChange {
+        void before(io.jdbcrepl.mview.MviewCommand.Name table) throws SQLException;
+    }
+
+    private FirstChange firstChange = table -> { };
+
+    void onFirstChange(FirstChange listener) {
+        this.firstChange = listener;
+    }
+
+    java.util.Set<io.jdbcrepl.mview.MviewCommand.Name> takeChanged() {
+        java.util.Set<io.jdbcrepl.mview.MviewCommand.Name> out = java.util.Set.copyOf(changed);
+        changed.clear();
+        return out;
+    }
+
     void apply(RowLcr lcr, long number) throws SQLException, ApplyFailure {
         Plan plan;
         try {
             plan = plan(lcr);
+            io.jdbcrepl.mview.MviewCommand.Name table = new io.jdbcrepl.mview.MviewCommand.Name(plan.table.info().schema(),
+                    plan.table.info().name());
+            if (changed.add(table)) firstChange.before(table);
         } catch (IllegalArgumentException e) {
             failed(lcr, number, new ApplyFailure(number, "22000", e.getMessage() + " (" + lcr + ")", e));
             return;
@@ -186,6 +209,7 @@ final class RowApplier implements AutoCloseable {
 
     /** Drops a batch not run (after a rollback). */
     void discard() {
+        changed.clear(); // the local transaction is rolled back: its locks are gone
         if (pending != null) {
             try {
                 statement(pending.sql).clearBatch();

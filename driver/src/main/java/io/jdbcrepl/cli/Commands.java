@@ -97,6 +97,15 @@ final class Commands {
                             "schema.table or table (this connection's current schema)").asRequired(),
                             Option.JSON),
                     Command.Check.NONE, VerifyCommand::run),
+            Command.leaf("refresh", "<view>...", 1, Integer.MAX_VALUE,
+                    "refresh materialized views (DBMS_MVIEW.REFRESH)",
+                    """
+                    Refreshes each named materialized view in a transaction of its own: from its
+                    materialized view log when it is a fast-refresh view (else by running its query
+                    again), or as --complete or --fast say. The URL needs no repl.node.""",
+                    with(CONNECTION, Option.flag("--complete", "run each view's query again"),
+                            Option.flag("--fast", "refresh from the log; fail for a view that cannot be")),
+                    RefreshCommand::check, RefreshCommand::run),
             Command.leaf("apply", "", 0, 0,
                     "run the apply side (inbound server) on its own until interrupted",
                     """

@@ -278,17 +278,28 @@ public abstract class ConnectionProxy implements Connection {
         return extension;
     }
 
+    /** The extension that is an {@code iface}: the extension, or one of an array of them; null if none. */
+    private Object extension(Class<?> iface) {
+        if (extension instanceof Object[] several) {
+            for (Object e : several) {
+                if (iface.isInstance(e)) return e;
+            }
+            return null;
+        }
+        return iface.isInstance(extension) ? extension : null;
+    }
+
     @Override
     public <T> T unwrap(Class<T> iface) throws SQLException {
         if (iface.isInstance(this)) return iface.cast(this);
-        if (extension != null && iface.isInstance(extension)) return iface.cast(extension);
+        if (extension(iface) != null) return iface.cast(extension(iface));
         if (iface.isInstance(delegate)) return iface.cast(delegate);
         return delegate.unwrap(iface);
     }
 
     @Override
     public boolean isWrapperFor(Class<?> iface) throws SQLException {
-        return iface.isInstance(this) || (extension != null && iface.isInstance(extension))
+        return iface.isInstance(this) || extension(iface) != null
                 || iface.isInstance(delegate) || delegate.isWrapperFor(iface);
     }
 
