@@ -6,6 +6,7 @@ import io.jdbcrepl.capture.locking.LockingPlan;
 import io.jdbcrepl.capture.locking.PlannedSql;
 import io.jdbcrepl.capture.locking.ReturningPlan;
 import io.jdbcrepl.capture.locking.UpdatePlan;
+import io.jdbcrepl.capture.locking.UpsertPlan;
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.intercept.BoundParameter;
 import io.jdbcrepl.intercept.Execution;
@@ -115,11 +116,12 @@ final class LockingStatementCapture implements StatementInterceptor {
 
     /** The generated keys of the executions since the last reset, shaped as the real driver shapes them. */
     private ResultSet keys(Connection connection, GeneratedKeys request) throws SQLException {
-        if (!(plan instanceof ReturningPlan returning) || returning.command() != CommandType.INSERT || keyRows.isEmpty()) {
-            return GeneratedKeysResult.empty(connection, node.dialect(), plan.table());
-        }
-        return GeneratedKeysResult.of(connection, node.dialect(), plan.table(), returning.columns(), keyRows,
-                executionStarts, autoIncrement, request);
+        List<String> columns = plan instanceof UpsertPlan upsert ? upsert.columns()
+                : plan instanceof ReturningPlan returning && returning.command() == CommandType.INSERT ? returning.columns()
+                : null;
+        if (columns == null || keyRows.isEmpty()) return GeneratedKeysResult.empty(connection, node.dialect(), plan.table());
+        return GeneratedKeysResult.of(connection, node.dialect(), plan.table(), columns, keyRows, executionStarts,
+                autoIncrement, request);
     }
 
     static BatchUpdateException batchFailure(long[] counts, int failed, SQLException cause) {
@@ -145,7 +147,7 @@ final class LockingStatementCapture implements StatementInterceptor {
         boolean ownTransaction = connection.getAutoCommit();
         if (!ownTransaction) return capture(connection, parameters, keys, false);
         boolean text = node.dialect() == Dialect.MYSQL;
-        boolean begunByPlan = text && plan instanceof UpdatePlan u && u.oneRow() != null;
+        boolean begunByPlan = text && (plan instanceof UpdatePlan u && u.oneRow() != null || plan instanceof UpsertPlan);
         if (!text) connection.setAutoCommit(false);
         else if (!begunByPlan) execute(connection, "START TRANSACTION");
         try {
@@ -207,6 +209,8 @@ final class LockingStatementCapture implements StatementInterceptor {
             long count;
             if (plan instanceof UpdatePlan update) {
                 count = update.oneRow() != null ? oneRow(update) : update(update);
+            } else if (plan instanceof UpsertPlan upsert) {
+                count = upsert(upsert, keys);
             } else {
                 count = returning((ReturningPlan) plan, keys);
             }
@@ -294,6 +298,66 @@ final class LockingStatementCapture implements StatementInterceptor {
             if (keys.requested() && returning.command() == CommandType.INSERT) {
                 executionStarts.add(keyRows.size());
                 keyRows.addAll(rows);
+                autoIncrement = autoIncrementColumn;
+            }
+            return count;
+        }
+
+        /**
+         * MariaDB {@code INSERT … ON DUPLICATE KEY UPDATE} ({@link UpsertPlan}): an INSERT LCR per row
+         * inserted, an UPDATE LCR per row updated that changed, none for one the update left as it was;
+         * the count and the key as MariaDB reports them: 1 per row inserted, 2 per row changed, per row
+         * left as it was 1 (found rows, the connectors' default) or 0 ({@code useAffectedRows=true}).
+         */
+        long upsert(UpsertPlan upsert, GeneratedKeys keys) throws SQLException {
+            TableInfo table = upsert.table();
+            List<String> columns = upsert.columns();
+            List<String> assigned = upsert.updateLogged().changeVector();
+            List<List<TypedValue>> inserted = new ArrayList<>();
+            List<TypedValue> last = null;
+            boolean anyChanged = false;
+            int autoIncrementColumn = -1;
+            long count = 0;
+            PlannedSql sql = ownTransaction ? upsert.beginning() : upsert.inTransaction();
+            try (PreparedStatement ps = binder.prepare(connection, sql, List.of())) {
+                try (ResultSet rs = resultOf(ps)) {
+                    changed = true;
+                    for (int i = 1; i <= columns.size(); i++) {
+                        if (autoIncrementColumn < 0 && rs.getMetaData().isAutoIncrement(i)) autoIncrementColumn = i;
+                    }
+                    long updates = 0;
+                    while (rs.next()) {
+                        RowImage row = read(rs, 1, table, columns);
+                        last = new ArrayList<>(row.asMap().values());
+                        long n = rs.getLong(columns.size() + 1);
+                        if (n == updates) {
+                            count++;
+                            log.add(upsert.shape(), null, image(row, upsert.logged().newColumns()).valuesJson());
+                            inserted.add(last);
+                            continue;
+                        }
+                        updates = n;
+                        RowImage old = withColumnScales(rs, columns, read(rs, columns.size() + 2, table, upsert.oldColumns()));
+                        if (image(old, assigned).equals(image(row, assigned))) {
+                            if (node.reportsFoundRows()) count++;
+                            continue;
+                        }
+                        anyChanged = true;
+                        count += 2;
+                        log.add(upsert.updateShape(), old.valuesJson(), image(row, upsert.updateLogged().newColumns()).valuesJson());
+                    }
+                }
+                while (ps.getMoreResults() || ps.getUpdateCount() != -1) { } // the compound statement's end
+                if (!ownTransaction) log.flush();
+            } catch (SQLException | RuntimeException e) {
+                if (changed && !ownTransaction) transaction.poison(e.getMessage());
+                throw e;
+            }
+            if (keys.requested()) {
+                // MariaDB's insert id: the first row inserted, else the last row when one changed, else none
+                executionStarts.add(keyRows.size());
+                if (!inserted.isEmpty()) keyRows.addAll(inserted);
+                else if (anyChanged) keyRows.add(last);
                 autoIncrement = autoIncrementColumn;
             }
             return count;
@@ -420,6 +484,20 @@ final class LockingStatementCapture implements StatementInterceptor {
         for (int i = 0; i < names.size(); i++) {
             ColumnInfo c = table.column(names.get(i)).orElseThrow();
             image.put(c.name(), c.type(), c.type().read(rs, first + i));
+        }
+        return image;
+    }
+
+    /**
+     * Decimals copied through a variable as text, given the scale of their column: MySQL Connector/J
+     * reads "1.50" in a text column as 1.5.
+     */
+    private static RowImage withColumnScales(ResultSet rs, List<String> columns, RowImage image) throws SQLException {
+        for (var e : image.asMap().entrySet()) {
+            if (e.getValue().value() instanceof java.math.BigDecimal d) {
+                int scale = rs.getMetaData().getScale(columns.indexOf(e.getKey()) + 1);
+                image.put(e.getKey(), e.getValue().type(), d.setScale(scale, java.math.RoundingMode.UNNECESSARY));
+            }
         }
         return image;
     }

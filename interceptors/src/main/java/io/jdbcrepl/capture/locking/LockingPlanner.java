@@ -11,6 +11,7 @@ import io.jdbcrepl.capture.sql.Dml;
 import io.jdbcrepl.capture.sql.InsertSource;
 import io.jdbcrepl.capture.sql.SqlFragment;
 import io.jdbcrepl.lcr.CommandType;
+import io.jdbcrepl.lcr.ValueType;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -50,10 +51,8 @@ public final class LockingPlanner {
 
     // ---- INSERT and DELETE: one statement that returns the rows
 
-    private ReturningPlan insert(Dml dml, TableInfo table, CaptureSettings settings) throws CaptureException {
-        if (dml.onDuplicateKeyUpdate() != null) {
-            throw unsupported(dml, table, "ON DUPLICATE KEY UPDATE", "write it as INSERT IGNORE followed by an UPDATE");
-        }
+    private LockingPlan insert(Dml dml, TableInfo table, CaptureSettings settings) throws CaptureException {
+        if (dml.onDuplicateKeyUpdate() != null) return upsert(dml, table, settings);
         if (dml.ignore() && dialect == LockingDialect.H2) {
             throw unsupported(dml, table, "INSERT IGNORE", "insert the rows that do not exist yet with INSERT … SELECT … WHERE NOT EXISTS");
         }
@@ -68,6 +67,84 @@ public final class LockingPlanner {
         }
         LoggedColumns logged = LoggedColumns.forInsert(table, targetColumns, settings);
         return returning(table, CommandType.INSERT, logged, insert, "FINAL");
+    }
+
+    /** MariaDB {@code INSERT … ON DUPLICATE KEY UPDATE}: see {@link UpsertPlan}. */
+    private UpsertPlan upsert(Dml dml, TableInfo table, CaptureSettings settings) throws CaptureException {
+        if (dialect == LockingDialect.H2) {
+            throw unsupported(dml, table, "ON DUPLICATE KEY UPDATE", "write it as an UPDATE followed by"
+                    + " INSERT … SELECT … WHERE NOT EXISTS");
+        }
+        if (settings.timestampColumn() != null) {
+            throw unsupported(dml, table, "ON DUPLICATE KEY UPDATE together with repl.timestamp." + table.name(),
+                    "write it as INSERT IGNORE followed by an UPDATE");
+        }
+        String text = stripEnd(dml.sql());
+        String clause = dml.onDuplicateKeyUpdate().clause().text();
+        int at = text.lastIndexOf(clause);
+        if (clause.isBlank() || at < 0 || !text.substring(0, at).matches("(?is).*\\bUPDATE\\s*")) {
+            throw new CaptureException("INSERT on " + table.qualifiedName() + ": the ON DUPLICATE KEY UPDATE list"
+                    + " could not be located in the statement");
+        }
+        List<String> assigned = new ArrayList<>();
+        for (Assignment a : dml.onDuplicateKeyUpdate().assignments()) assigned.add(stored(table, a.column()));
+        LoggedColumns inserted = LoggedColumns.forInsert(table, insertColumns(dml, table), settings);
+        LoggedColumns updated = LoggedColumns.forUpdate(table, assigned, settings);
+        List<String> columns = table.columns().stream().map(ColumnInfo::name).toList();
+        // The first assignment, evaluated before the application's on the row as it was: a column set to itself.
+        String self = reference(dml) + "." + dialect.quote(table.columns().stream().filter(c -> !c.generated()).findFirst().orElseThrow().name());
+        String ref = reference(dml);
+        StringBuilder marker = new StringBuilder(self).append(" = IF(ISNULL(@repl_n := @repl_n + 1)");
+        StringBuilder reset = new StringBuilder("SET @repl_n = 0");
+        StringBuilder returning = new StringBuilder("\nRETURNING ").append(dialect.quotedList(columns)).append(", @repl_n");
+        for (int i = 0; i < updated.oldColumns().size(); i++) {
+            ColumnInfo c = table.column(updated.oldColumns().get(i)).orElseThrow();
+            String var = "@repl_o" + (i + 1);
+            String value = ref + "." + dialect.quote(c.name());
+            marker.append(" + ISNULL(").append(var).append(" := ").append(copied(c, value)).append(")");
+            reset.append(", ").append(var).append(" = NULL");
+            returning.append(", ").append(oldValue(c, var));
+        }
+        marker.append(" >= 0, ").append(self).append(", ").append(self).append("), ");
+        PlannedSql statement = new PlannedSql(text.substring(0, at) + marker + text.substring(at) + returning,
+                allParameters(dml));
+        return new UpsertPlan(table, inserted, LogRowShape.of(CommandType.INSERT, table, inserted), updated,
+                LogRowShape.of(CommandType.UPDATE, table, updated), columns, upsertBlock(reset, statement, false),
+                upsertBlock(reset, statement, true));
+    }
+
+    /** The upsert after its variables are reset, in one compound statement (prepared on the client: see oneRowBlock). */
+    private static PlannedSql upsertBlock(CharSequence reset, PlannedSql statement, boolean begin) {
+        return new SqlBuilder().sql("/*client prepare*/BEGIN NOT ATOMIC\n").sql(begin ? "START TRANSACTION;\n" : "")
+                .sql(reset + ";\n").append(statement).sql(";\nEND").build();
+    }
+
+    /**
+     * What the variable keeps of an old value: BIT as a number (not a binary string), text as utf8mb4,
+     * a decimal as its text
+     * whatever the column's character set (the variable is read back as utf8mb4, see {@link #oldValue}).
+     */
+    private static String copied(ColumnInfo c, String value) {
+        return switch (c.type()) {
+            case BOOLEAN -> "(" + value + " + 0)";
+            case STRING, JSON, UUID_ -> "CONVERT(" + value + " USING utf8mb4)";
+            case DECIMAL -> "CAST(" + value + " AS CHAR)"; // with the column's scale
+            default -> value;
+        };
+    }
+
+    /** A copied old value, read back with the column's type (user variables keep only a family of types). */
+    private static String oldValue(ColumnInfo c, String var) {
+        boolean unsigned = c.typeName() != null && c.typeName().toUpperCase(java.util.Locale.ROOT).contains("UNSIGNED");
+        return switch (c.type()) {
+            case INTEGER, BOOLEAN -> "CAST(" + var + (unsigned ? " AS UNSIGNED)" : " AS SIGNED)");
+            case FLOAT -> "CAST(" + var + " AS DOUBLE)";
+            case DATE -> "CAST(" + var + " AS DATE)";
+            case TIME -> "CAST(" + var + " AS TIME(6))";
+            case TIMESTAMP, TIMESTAMPTZ -> "CAST(" + var + " AS DATETIME(6))";
+            case BINARY -> "CAST(" + var + " AS BINARY)";
+            case DECIMAL, STRING, JSON, UUID_ -> "CAST(" + var + " AS CHAR CHARACTER SET utf8mb4)"; // a decimal as its exact text
+        };
     }
 
     private ReturningPlan delete(Dml dml, TableInfo table) {

@@ -162,9 +162,31 @@ class LockingPlannerTest {
     }
 
     @Test
+    void upsertCopiesOldValuesInItsFirstAssignmentAndReturnsThem() throws Exception {
+        UpsertPlan p = (UpsertPlan) plan(LockingDialect.MARIADB, "INSERT INTO emp (id, name) VALUES (?, 'a')"
+                + " ON DUPLICATE KEY UPDATE name = CONCAT(name, ?) ;", EMP, CaptureSettings.DEFAULT);
+        assertThat(p.inTransaction().text()).isEqualTo("/*client prepare*/BEGIN NOT ATOMIC\n"
+                + "SET @repl_n = 0, @repl_o1 = NULL, @repl_o2 = NULL;\n"
+                + "INSERT INTO emp (id, name) VALUES (?, 'a') ON DUPLICATE KEY UPDATE `emp`.`id` = IF(ISNULL(@repl_n :="
+                + " @repl_n + 1) + ISNULL(@repl_o1 := `emp`.`id`) + ISNULL(@repl_o2 := CONVERT(`emp`.`name` USING utf8mb4))"
+                + " >= 0, `emp`.`id`, `emp`.`id`), name = CONCAT(name, ?)\n"
+                + "RETURNING `id`, `name`, `salary`, `ts`, @repl_n, CAST(@repl_o1 AS SIGNED),"
+                + " CAST(@repl_o2 AS CHAR CHARACTER SET utf8mb4);\nEND");
+        assertThat(p.inTransaction().parameters()).containsExactly(1, 2);
+        assertThat(p.beginning().text()).startsWith("/*client prepare*/BEGIN NOT ATOMIC\nSTART TRANSACTION;\nSET @repl_n = 0");
+        assertThat(p.oldColumns()).containsExactly("id", "name");
+        assertThat(p.updateLogged().changeVector()).containsExactly("name");
+        assertThat(p.logged().changeVector()).containsExactly("id", "name");
+        assertThatThrownBy(() -> plan(LockingDialect.H2, "INSERT INTO emp (id, name) VALUES (1, 'a')"
+                + " ON DUPLICATE KEY UPDATE name = 'b'", EMP, CaptureSettings.DEFAULT)).isInstanceOf(CaptureException.class);
+        assertThatThrownBy(() -> plan(LockingDialect.MARIADB, "INSERT INTO emp (id, name) VALUES (1, 'a')"
+                + " ON DUPLICATE KEY UPDATE name = 'b'", EMP, TS)).isInstanceOf(CaptureException.class)
+                .hasMessageContaining("repl.timestamp");
+    }
+
+    @Test
     void whatCannotBeCapturedExactlyIsRefused() {
-        for (String sql : List.of("INSERT INTO emp (id, name) VALUES (1, 'a') ON DUPLICATE KEY UPDATE name = 'b'",
-                "UPDATE IGNORE emp SET id = 1", "DELETE FROM emp WHERE id = 1 RETURNING id")) {
+        for (String sql : List.of("UPDATE IGNORE emp SET id = 1", "DELETE FROM emp WHERE id = 1 RETURNING id")) {
             assertThatThrownBy(() -> plan(LockingDialect.MARIADB, sql, EMP, CaptureSettings.DEFAULT))
                     .as(sql).isInstanceOf(CaptureException.class).hasMessageContaining("repl.unsupported")
                     .extracting(e -> ((CaptureException) e).getSQLState()).isEqualTo("0A000");
