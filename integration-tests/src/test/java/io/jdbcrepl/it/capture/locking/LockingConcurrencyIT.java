@@ -99,6 +99,86 @@ class LockingConcurrencyIT {
     }
 
     /**
+     * While a captured {@code INSERT … ON DUPLICATE KEY UPDATE} of 40 keys runs, other sessions insert
+     * and commit rows with the same keys. Afterwards each of the keys has exactly one LCR of the
+     * upsert: an INSERT of the row it inserted, or an UPDATE with the old values of the row it found
+     * (committed by another session a moment before); no other LCR; its update count is 1 per
+     * insert and 2 per update.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Vendor.class, names = {"MARIADB"})
+    void upsertIsPhantomSafe(Vendor vendor) throws Exception {
+        TestDatabase db = databases.create(vendor, "lk_upsert");
+        try (Connection raw = db.openRaw(); Statement s = raw.createStatement()) {
+            s.execute("CREATE TABLE item (id INT PRIMARY KEY, n INT NOT NULL)");
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        int perRound = 40;
+        int sawBoth = 0;
+        try (Connection repl = LockingLog.repl(db); Connection raw = db.openRaw()) {
+            for (int round = 0; round < 20; round++) {
+                int first = round * 1000;
+                try (Statement s = raw.createStatement()) {
+                    s.execute("DELETE FROM repl_log");
+                }
+                AtomicBoolean stop = new AtomicBoolean();
+                List<Future<?>> inserters = new ArrayList<>();
+                for (int t = 0; t < 2; t++) {
+                    int offset = t;
+                    inserters.add(pool.submit(() -> {
+                        try (Connection c = db.openRaw(); PreparedStatement ps = c.prepareStatement(
+                                "INSERT IGNORE INTO item VALUES (?, 0)")) {
+                            for (int k = first + offset; k < first + perRound && !stop.get(); k += 2) {
+                                ps.setInt(1, k);
+                                ps.executeUpdate(); // auto-commit
+                            }
+                        }
+                        return null;
+                    }));
+                }
+                StringBuilder sql = new StringBuilder("INSERT INTO item (id, n) VALUES ");
+                for (int k = first + perRound - 1; k >= first; k--) sql.append(k < first + perRound - 1 ? ", " : "").append("(" + k + ", 100)");
+                sql.append(" ON DUPLICATE KEY UPDATE n = n + 1");
+                boolean transaction = round % 2 == 0;
+                repl.setAutoCommit(!transaction);
+                int count = repl.createStatement().executeUpdate(sql.toString());
+                if (transaction) {
+                    repl.commit();
+                    repl.setAutoCommit(true);
+                }
+                stop.set(true);
+                for (Future<?> f : inserters) f.get(30, TimeUnit.SECONDS);
+
+                Map<Integer, Integer> n = new HashMap<>();
+                try (Statement s = raw.createStatement(); ResultSet rs = s.executeQuery(
+                        "SELECT id, n FROM item WHERE id >= " + first + " AND id < " + (first + perRound))) {
+                    while (rs.next()) n.put(rs.getInt(1), rs.getInt(2));
+                }
+                assertThat(n).hasSize(perRound).allSatisfy((k, v) -> assertThat(v).isIn(1, 100));
+                Set<String> expected = new HashSet<>();
+                int expectedCount = 0;
+                for (var e : n.entrySet()) {
+                    if (e.getValue() == 100) {
+                        expected.add("INSERT item old=null new={\"id\":" + e.getKey() + ",\"n\":100} cv=[\"id\",\"n\"]");
+                        expectedCount += 1;
+                    } else {
+                        expected.add("UPDATE item old={\"id\":" + e.getKey() + ",\"n\":0} new={\"n\":1} cv=[\"n\"]");
+                        expectedCount += 2;
+                    }
+                }
+                List<String> lcrs = LockingLog.texts(raw, vendor);
+                assertThat(lcrs).as("round %d", round).doesNotHaveDuplicates();
+                assertThat(new HashSet<>(lcrs)).as("round %d", round).isEqualTo(expected);
+                assertThat(count).isEqualTo(expectedCount);
+                if (n.containsValue(1) && n.containsValue(100)) sawBoth++;
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        System.out.printf("upsert rounds with both inserted and updated rows: %d of 20%n", sawBoth);
+    }
+
+    /**
      * Concurrent transactions commit after random delays while a reader closes epochs and reads
      * closed epochs in (epoch, last_position) order: it sees every transaction exactly once, and a
      * closed epoch never gains a transaction after the reader read it.
