@@ -366,16 +366,18 @@ final class LockingStatementCapture implements StatementInterceptor {
         long update(UpdatePlan update) throws SQLException {
             Savepoint savepoint = null;
             List<TypedValue> lastKey = null;
+            List<TypedValue> end = null;
             long count = 0;
             try {
                 while (true) {
-                    List<Locked> rows = lockingRead(update, lastKey);
+                    List<Locked> rows = lockingRead(update, lastKey, end);
                     if (rows.isEmpty()) break;
                     boolean morePages = update.paged() && rows.size() == update.pageSize();
                     if (savepoint == null && !ownTransaction && lastKey == null && (morePages || update.keyAssigned())) {
                         // Several steps change rows: a failure must undo them all, as the statement's would.
                         savepoint = connection.setSavepoint();
                     }
+                    if (morePages && end == null) end = lastRow(update);
                     count += changeAndLog(update, rows);
                     if (!morePages) break;
                     lastKey = rows.get(rows.size() - 1).key();
@@ -397,11 +399,22 @@ final class LockingStatementCapture implements StatementInterceptor {
             }
         }
 
-        private List<Locked> lockingRead(UpdatePlan update, List<TypedValue> lastKey) throws SQLException {
+        /** The key of the last row the pages go to, locked (the first page's last when it is the last row). */
+        private List<TypedValue> lastRow(UpdatePlan update) throws SQLException {
+            TableInfo table = update.table();
+            try (PreparedStatement ps = binder.prepare(connection, update.lastRowRead(), List.of());
+                    ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) throw new SQLException("The locking read of " + table.qualifiedName() + " lost its rows", "XX000");
+                return new ArrayList<>(read(rs, 1, table, table.key()).asMap().values());
+            }
+        }
+
+        private List<Locked> lockingRead(UpdatePlan update, List<TypedValue> lastKey, List<TypedValue> end)
+                throws SQLException {
             TableInfo table = update.table();
             List<String> key = table.key();
             PlannedSql sql = update.lockingRead(lastKey == null);
-            List<TypedValue> pageValues = lastKey == null ? List.of() : update.pageValues(lastKey);
+            List<TypedValue> pageValues = lastKey == null ? List.of() : update.pageValues(lastKey, end);
             List<Locked> rows = new ArrayList<>();
             try (PreparedStatement ps = binder.prepare(connection, sql, pageValues); ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

@@ -246,13 +246,21 @@ public final class LockingPlanner {
         }
         select.sql(" FROM ").sql(dml.target().sqlText());
         if (dml.target().alias() != null) select.sql(" AS ").sql(ref);
-        // Not paged: each page is a new read, which sees rows committed after the statement began
-        // (unlike the application's single statement) and, while others keep inserting into the
-        // range, need never end. One locking read; the restricted UPDATEs still go a page at a time.
-        boolean paged = false;
+        // Paged (bounded memory) unless a page would see what the pages before it did: rows moved
+        // to keys after the last one read (key updates), a subquery that reads the changed rows
+        // again (MariaDB evaluates the application's against the rows as they were), or an order
+        // and limit of the application's.
+        // (Nor an UPDATE by the whole key: one row at most.)
+        boolean keyEquality = KeyEquality.matches(dml.where(), table.key(), dml.target().foldedName(dialect.sqlDialect()),
+                dml.target().alias(), dialect.sqlDialect());
+        boolean oneRow = dialect == LockingDialect.MARIADB && !keyAssigned && dml.orderBy() == null && dml.limit() == null
+                && keyEquality;
+        boolean paged = dml.orderBy() == null && dml.limit() == null && !keyAssigned && !dml.whereHasSubquery()
+                && !keyEquality;
         PlannedSql head = select.build();
         PlannedSql firstRead = lockingRead(dml, head, ref, pageKeys, paged, false);
         PlannedSql nextRead = paged ? lockingRead(dml, head, ref, pageKeys, true, true) : null;
+        PlannedSql lastRowRead = paged ? lastRowRead(dml, ref, pageKeys) : null;
 
         // 2. the restricted UPDATE (its WHERE is added per execution: the locked keys)
         SqlBuilder update = new SqlBuilder().sql("UPDATE ").sql(dml.target().sqlText());
@@ -283,12 +291,9 @@ public final class LockingPlanner {
         SqlBuilder suffix = new SqlBuilder();
         if (dml.orderBy() != null && dialect == LockingDialect.MARIADB) suffix.sql(" ORDER BY ").fragment(dml.orderBy());
         PlannedSql updatePrefix = update.build();
-        boolean oneRow = dialect == LockingDialect.MARIADB && !keyAssigned && dml.orderBy() == null && dml.limit() == null
-                && KeyEquality.matches(dml.where(), table.key(), dml.target().foldedName(dialect.sqlDialect()),
-                        dml.target().alias(), dialect.sqlDialect());
         UpdatePlan.OneRow block = !oneRow ? null : new UpdatePlan.OneRow(
                 oneRowBlock(firstRead, updatePrefix, dml, readNew, false), oneRowBlock(firstRead, updatePrefix, dml, readNew, true));
-        return new UpdatePlan(table, logged, otherOld, keyAssigned, pageSize, firstRead, nextRead, updatePrefix,
+        return new UpdatePlan(table, logged, otherOld, keyAssigned, pageSize, firstRead, nextRead, lastRowRead, updatePrefix,
                 suffix.build(), readNew, ref, dialect, block);
     }
 
@@ -347,19 +352,35 @@ public final class LockingPlanner {
         return sql.sql(" FOR UPDATE").build();
     }
 
-    /** {@code (k1 > ? OR (k1 = ? AND k2 > ?) …)}: the rows after the last key read. */
+    /** The key of the last row the statement changes, in key order, locked: {@code … ORDER BY k DESC LIMIT 1 FOR UPDATE}. */
+    private PlannedSql lastRowRead(Dml dml, String ref, List<String> key) {
+        SqlBuilder sql = new SqlBuilder().sql("SELECT ")
+                .sql(String.join(", ", key.stream().map(k -> ref + "." + dialect.quote(k)).toList()))
+                .sql(" FROM ").sql(dml.target().sqlText());
+        if (dml.target().alias() != null) sql.sql(" AS ").sql(ref);
+        if (dml.where() != null) sql.sql(" WHERE (").fragment(dml.where()).sql(")");
+        sql.sql(" ORDER BY ").sql(String.join(", ", key.stream().map(k -> ref + "." + dialect.quote(k) + " DESC").toList()));
+        return sql.sql(dialect.limit(1)).sql(" FOR UPDATE").build();
+    }
+
+    /** {@code ((k1 > ?) OR (k1 = ? AND k2 > ?) …) AND ((k1 < ?) OR … (k1 = ? AND k2 <= ?))}: after the last key read, up to the end. */
     private PlannedSql pageAfter(String ref, List<String> key) {
-        SqlBuilder sql = new SqlBuilder().sql("(");
-        for (int i = 0; i < key.size(); i++) {
-            if (i > 0) sql.sql(" OR ");
-            sql.sql("(");
-            for (int j = 0; j <= i; j++) {
-                if (j > 0) sql.sql(" AND ");
-                sql.sql(ref + "." + dialect.quote(key.get(j)) + (j == i ? " > " : " = ")).driverValue();
+        SqlBuilder sql = new SqlBuilder();
+        for (String[] op : new String[][] {{" > ", " > "}, {" < ", " <= "}}) {
+            sql.sql(op[0].equals(" > ") ? "(" : " AND (");
+            for (int i = 0; i < key.size(); i++) {
+                if (i > 0) sql.sql(" OR ");
+                sql.sql("(");
+                for (int j = 0; j <= i; j++) {
+                    if (j > 0) sql.sql(" AND ");
+                    String compare = j < i ? " = " : i == key.size() - 1 ? op[1] : op[0];
+                    sql.sql(ref + "." + dialect.quote(key.get(j)) + compare).driverValue();
+                }
+                sql.sql(")");
             }
             sql.sql(")");
         }
-        return sql.sql(")").build();
+        return sql.build();
     }
 
     /**

@@ -37,13 +37,27 @@ class LockingPlannerTest {
     }
 
     @Test
-    void updateLocksTheRowsOfItsWhereInOneRead() throws Exception {
+    void updateLocksTheRowsOfItsWhereAPageAtATimeUpToTheLastRow() throws Exception {
         UpdatePlan p = update("UPDATE emp SET salary = salary * ? WHERE name = ? AND salary < ?");
-        // One read: pages would each see rows committed after the statement began.
-        assertThat(p.paged()).isFalse();
+        assertThat(p.paged()).isTrue();
         assertThat(p.lockingRead(true).text()).isEqualTo("SELECT `emp`.`id`, `emp`.`salary` FROM emp"
-                + " WHERE (name = ? AND salary < ?) FOR UPDATE");
+                + " WHERE (name = ? AND salary < ?) ORDER BY `emp`.`id` LIMIT 1000 FOR UPDATE");
         assertThat(p.lockingRead(true).parameters()).containsExactly(2, 3);
+        assertThat(p.lastRowRead().text()).isEqualTo("SELECT `emp`.`id` FROM emp WHERE (name = ? AND salary < ?)"
+                + " ORDER BY `emp`.`id` DESC LIMIT 1 FOR UPDATE");
+        assertThat(p.lockingRead(false).text()).isEqualTo("SELECT `emp`.`id`, `emp`.`salary` FROM emp"
+                + " WHERE (name = ? AND salary < ?) AND ((`emp`.`id` > ?)) AND ((`emp`.`id` <= ?))"
+                + " ORDER BY `emp`.`id` LIMIT 1000 FOR UPDATE");
+        assertThat(p.lockingRead(false).parameters()).containsExactly(2, 3, PlannedSql.DRIVER, PlannedSql.DRIVER);
+        assertThat(p.pageValues(List.of(7), List.of(90))).containsExactly(7, 90);
+    }
+
+    @Test
+    void aSubqueryInTheWhereIsReadInOnePiece() throws Exception {
+        // MariaDB reads the application's subquery against the rows as they were: a page must not see earlier pages
+        UpdatePlan p = update("UPDATE emp SET salary = 0 WHERE salary > (SELECT AVG(salary) FROM emp)");
+        assertThat(p.paged()).isFalse();
+        assertThat(p.lockingRead(true).text()).endsWith("WHERE (salary > (SELECT AVG(salary) FROM emp)) FOR UPDATE");
     }
 
     @Test
@@ -98,7 +112,13 @@ class LockingPlannerTest {
                 CaptureSettings.DEFAULT);
         assertThat(p.update(2).text()).isEqualTo("UPDATE pair SET \"v\" = ? WHERE ((\"PAIR\".\"a\" = ? AND \"PAIR\".\"b\" = ?)"
                 + " OR (\"PAIR\".\"a\" = ? AND \"PAIR\".\"b\" = ?))");
-        assertThat(p.lockingRead(true).text()).endsWith("WHERE (v IS NULL) FOR UPDATE");
+        assertThat(p.lockingRead(true).text()).endsWith("WHERE (v IS NULL) ORDER BY \"PAIR\".\"a\", \"PAIR\".\"b\""
+                + " FETCH FIRST 1000 ROWS ONLY FOR UPDATE");
+        assertThat(p.lockingRead(false).text()).contains("WHERE (v IS NULL) AND ((\"PAIR\".\"a\" > ?) OR (\"PAIR\".\"a\" = ?"
+                + " AND \"PAIR\".\"b\" > ?)) AND ((\"PAIR\".\"a\" < ?) OR (\"PAIR\".\"a\" = ? AND \"PAIR\".\"b\" <= ?))");
+        assertThat(p.pageValues(List.of(1, 2), List.of(8, 9))).containsExactly(1, 1, 2, 8, 8, 9);
+        assertThat(p.lastRowRead().text()).endsWith("ORDER BY \"PAIR\".\"a\" DESC, \"PAIR\".\"b\" DESC"
+                + " FETCH FIRST 1 ROWS ONLY FOR UPDATE");
     }
 
     @Test
