@@ -211,6 +211,8 @@ final class LockingStatementCapture implements StatementInterceptor {
                 count = update.oneRow() != null ? oneRow(update) : update(update);
             } else if (plan instanceof UpsertPlan upsert) {
                 count = upsert(upsert, keys);
+            } else if (((ReturningPlan) plan).pages() != null) {
+                count = pagedDelete((ReturningPlan) plan);
             } else {
                 count = returning((ReturningPlan) plan, keys);
             }
@@ -270,6 +272,61 @@ final class LockingStatementCapture implements StatementInterceptor {
                 if (!ownTransaction) log.flush();
                 return count;
             }
+        }
+
+        /**
+         * A DELETE a page at a time ({@link ReturningPlan.Pages}). Within the application's
+         * transaction, a failing page after the first rolls back to the savepoint taken with the first,
+         * so the statement stays all or nothing.
+         */
+        long pagedDelete(ReturningPlan delete) throws SQLException {
+            ReturningPlan.Pages pages = delete.pages();
+            boolean mariaDb = pages.firstInTransaction() != null;
+            Savepoint savepoint = ownTransaction || mariaDb ? null : connection.setSavepoint();
+            List<TypedValue> end = null;
+            long count = 0;
+            try {
+                while (true) {
+                    PlannedSql sql = end != null ? pages.next() : ownTransaction || !mariaDb ? pages.first()
+                            : pages.firstInTransaction();
+                    long n = deletePage(delete, sql, end == null ? List.of() : end);
+                    count += n;
+                    if (n < pages.size()) break;
+                    if (end == null) {
+                        end = lastRow(pages.lastRow(), delete.table());
+                        if (end == null) break;
+                    }
+                }
+                if (!ownTransaction) log.flush();
+                return count;
+            } catch (SQLException | RuntimeException e) {
+                if (changed && !ownTransaction) {
+                    try {
+                        if (savepoint != null) connection.rollback(savepoint);
+                        else execute(connection, "ROLLBACK TO SAVEPOINT " + ReturningPlan.SAVEPOINT);
+                    } catch (SQLException suppressed) {
+                        e.addSuppressed(suppressed);
+                        transaction.poison(e.getMessage());
+                    }
+                }
+                throw e;
+            }
+        }
+
+        /** One page: its rows deleted and logged (the LCRs written a hundred at a time). */
+        private long deletePage(ReturningPlan delete, PlannedSql sql, List<TypedValue> end) throws SQLException {
+            long n = 0;
+            try (PreparedStatement ps = binder.prepare(connection, sql, end)) {
+                try (ResultSet rs = resultOf(ps)) {
+                    changed = true;
+                    while (rs.next()) {
+                        log.add(image(read(rs, 1, delete.table(), delete.columns()), delete.logged().oldColumns()).valuesJson(), null);
+                        n++;
+                    }
+                }
+                while (ps.getMoreResults() || ps.getUpdateCount() != -1) { } // a compound statement's end
+            }
+            return n;
         }
 
         long returning(ReturningPlan returning, GeneratedKeys keys) throws SQLException {
@@ -377,7 +434,10 @@ final class LockingStatementCapture implements StatementInterceptor {
                         // Several steps change rows: a failure must undo them all, as the statement's would.
                         savepoint = connection.setSavepoint();
                     }
-                    if (morePages && end == null) end = lastRow(update);
+                    if (morePages && end == null) {
+                        end = lastRow(update.lastRowRead(), update.table());
+                        morePages = end != null;
+                    }
                     count += changeAndLog(update, rows);
                     if (!morePages) break;
                     lastKey = rows.get(rows.size() - 1).key();
@@ -399,13 +459,10 @@ final class LockingStatementCapture implements StatementInterceptor {
             }
         }
 
-        /** The key of the last row the pages go to, locked (the first page's last when it is the last row). */
-        private List<TypedValue> lastRow(UpdatePlan update) throws SQLException {
-            TableInfo table = update.table();
-            try (PreparedStatement ps = binder.prepare(connection, update.lastRowRead(), List.of());
-                    ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) throw new SQLException("The locking read of " + table.qualifiedName() + " lost its rows", "XX000");
-                return new ArrayList<>(read(rs, 1, table, table.key()).asMap().values());
+        /** The key of the last row a paged statement goes to, locked; null when no row is left. */
+        private List<TypedValue> lastRow(PlannedSql lastRowRead, TableInfo table) throws SQLException {
+            try (PreparedStatement ps = binder.prepare(connection, lastRowRead, List.of()); ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? new ArrayList<>(read(rs, 1, table, table.key()).asMap().values()) : null;
             }
         }
 

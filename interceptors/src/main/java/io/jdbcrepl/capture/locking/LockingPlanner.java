@@ -149,7 +149,37 @@ public final class LockingPlanner {
 
     private ReturningPlan delete(Dml dml, TableInfo table) {
         PlannedSql delete = new PlannedSql(stripEnd(dml.sql()), allParameters(dml));
-        return returning(table, CommandType.DELETE, LoggedColumns.forDelete(table), delete, "OLD");
+        ReturningPlan whole = returning(table, CommandType.DELETE, LoggedColumns.forDelete(table), delete, "OLD");
+        // Paged as an UPDATE's locking read is (see update), and not when the target has an alias
+        boolean paged = dml.orderBy() == null && dml.limit() == null && !dml.whereHasSubquery()
+                && dml.target().alias() == null && !KeyEquality.matches(dml.where(), table.key(),
+                        dml.target().foldedName(dialect.sqlDialect()), null, dialect.sqlDialect());
+        if (!paged) return whole;
+        String ref = reference(dml);
+        PlannedSql first = deletePage(dml, table, ref, false);
+        PlannedSql next = deletePage(dml, table, ref, true);
+        PlannedSql firstInTransaction = dialect == LockingDialect.H2 ? null : new SqlBuilder()
+                .sql("/*client prepare*/BEGIN NOT ATOMIC\nSAVEPOINT " + ReturningPlan.SAVEPOINT + ";\n").append(first)
+                .sql(";\nEND").build();
+        ReturningPlan.Pages pages = new ReturningPlan.Pages(pageSize, first, firstInTransaction,
+                lastRowRead(dml, ref, table.key()), next);
+        return new ReturningPlan(table, CommandType.DELETE, whole.logged(), whole.shape(), whole.sql(), whole.columns(),
+                pages);
+    }
+
+    /** One page of a paged DELETE, returning its rows; {@code upToEnd}: only rows up to the driver's key. */
+    private PlannedSql deletePage(Dml dml, TableInfo table, String ref, boolean upToEnd) {
+        SqlBuilder delete = new SqlBuilder().sql("DELETE ").sql(dml.ignore() ? "IGNORE " : "").sql("FROM ")
+                .sql(dml.target().sqlText());
+        if (dml.where() != null) delete.sql(" WHERE (").fragment(dml.where()).sql(")");
+        if (upToEnd) delete.sql(dml.where() != null ? " AND " : " WHERE ").append(keyCompare(ref, table.key(), " < ", " <= "));
+        if (dialect == LockingDialect.MARIADB) {
+            delete.sql(" ORDER BY ").sql(String.join(", ", table.key().stream().map(k -> ref + "." + dialect.quote(k)).toList()))
+                    .sql(" LIMIT " + pageSize);
+        } else {
+            delete.sql(" FETCH FIRST " + pageSize + " ROWS ONLY");
+        }
+        return returning(table, CommandType.DELETE, LoggedColumns.forDelete(table), delete.build(), "OLD").sql();
     }
 
     private ReturningPlan returning(TableInfo table, CommandType command, LoggedColumns logged, PlannedSql change,
@@ -365,22 +395,27 @@ public final class LockingPlanner {
 
     /** {@code ((k1 > ?) OR (k1 = ? AND k2 > ?) …) AND ((k1 < ?) OR … (k1 = ? AND k2 <= ?))}: after the last key read, up to the end. */
     private PlannedSql pageAfter(String ref, List<String> key) {
-        SqlBuilder sql = new SqlBuilder();
-        for (String[] op : new String[][] {{" > ", " > "}, {" < ", " <= "}}) {
-            sql.sql(op[0].equals(" > ") ? "(" : " AND (");
-            for (int i = 0; i < key.size(); i++) {
-                if (i > 0) sql.sql(" OR ");
-                sql.sql("(");
-                for (int j = 0; j <= i; j++) {
-                    if (j > 0) sql.sql(" AND ");
-                    String compare = j < i ? " = " : i == key.size() - 1 ? op[1] : op[0];
-                    sql.sql(ref + "." + dialect.quote(key.get(j)) + compare).driverValue();
-                }
-                sql.sql(")");
+        return new SqlBuilder().append(keyCompare(ref, key, " > ", " > ")).sql(" AND ").append(keyCompare(ref, key, " < ", " <= "))
+                .build();
+    }
+
+    /**
+     * The key compared with driver values in key order: {@code (k1 op ?) OR (k1 = ? AND k2 op ?) …},
+     * {@code last} for the last column ({@code <=} for "up to").
+     */
+    private PlannedSql keyCompare(String ref, List<String> key, String op, String last) {
+        SqlBuilder sql = new SqlBuilder().sql("(");
+        for (int i = 0; i < key.size(); i++) {
+            if (i > 0) sql.sql(" OR ");
+            sql.sql("(");
+            for (int j = 0; j <= i; j++) {
+                if (j > 0) sql.sql(" AND ");
+                String compare = j < i ? " = " : i == key.size() - 1 ? last : op;
+                sql.sql(ref + "." + dialect.quote(key.get(j)) + compare).driverValue();
             }
             sql.sql(")");
         }
-        return sql.build();
+        return sql.sql(")").build();
     }
 
     /**

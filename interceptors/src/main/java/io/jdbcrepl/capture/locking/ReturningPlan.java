@@ -15,5 +15,27 @@ import java.util.List;
  * @param columns every column of the table, in table order
  */
 public record ReturningPlan(TableInfo table, CommandType command, LoggedColumns logged, LogRowShape shape,
-        PlannedSql sql, List<String> columns) implements LockingPlan {
+        PlannedSql sql, List<String> columns, Pages pages) implements LockingPlan {
+
+    /**
+     * A DELETE run a page of rows at a time, in key order, so that memory does not grow with the rows
+     * it deletes: the first page; when it was full, the key of the last row of the range, locked
+     * ({@code lastRow}); then pages up to it ({@code next}, whose driver values are that key) until
+     * one is not full. Each page deletes and returns its rows in one statement.
+     *
+     * @param firstInTransaction MariaDB: the first page after a savepoint ({@link #SAVEPOINT}) in the
+     *                           same round trip, which a failing later page rolls back to; H2: null
+     *                           (the driver sets one, without a round trip)
+     */
+    public record Pages(int size, PlannedSql first, PlannedSql firstInTransaction, PlannedSql lastRow, PlannedSql next) {
+    }
+
+    /** The savepoint of a paged DELETE on MariaDB; named so that it cannot meet one of the application's. */
+    public static final String SAVEPOINT = "repl_capture_pages";
+
+    /** Not paged. */
+    public ReturningPlan(TableInfo table, CommandType command, LoggedColumns logged, LogRowShape shape, PlannedSql sql,
+            List<String> columns) {
+        this(table, command, logged, shape, sql, columns, null);
+    }
 }
