@@ -284,12 +284,14 @@ final class LockingStatementCapture implements StatementInterceptor {
             boolean mariaDb = pages.firstInTransaction() != null;
             Savepoint savepoint = ownTransaction || mariaDb ? null : connection.setSavepoint();
             List<TypedValue> end = null;
+            List<TypedValue> lastKey = new ArrayList<>();
             long count = 0;
             try {
                 while (true) {
                     PlannedSql sql = end != null ? pages.next() : ownTransaction || !mariaDb ? pages.first()
                             : pages.firstInTransaction();
-                    long n = deletePage(delete, sql, end == null ? List.of() : end);
+                    List<TypedValue> values = end == null ? List.of() : !mariaDb ? end : UpdatePlan.pageValues(lastKey, end);
+                    long n = deletePage(delete, sql, values, lastKey);
                     count += n;
                     if (n < pages.size()) break;
                     if (end == null) {
@@ -313,15 +315,19 @@ final class LockingStatementCapture implements StatementInterceptor {
             }
         }
 
-        /** One page: its rows deleted and logged (the LCRs written a hundred at a time). */
-        private long deletePage(ReturningPlan delete, PlannedSql sql, List<TypedValue> end) throws SQLException {
+        /** One page: its rows deleted and logged (the LCRs written a hundred at a time); {@code lastKey} set to its last row's. */
+        private long deletePage(ReturningPlan delete, PlannedSql sql, List<TypedValue> values, List<TypedValue> lastKey)
+                throws SQLException {
             long n = 0;
-            try (PreparedStatement ps = binder.prepare(connection, sql, end)) {
+            try (PreparedStatement ps = binder.prepare(connection, sql, values)) {
                 try (ResultSet rs = resultOf(ps)) {
                     changed = true;
                     while (rs.next()) {
-                        log.add(image(read(rs, 1, delete.table(), delete.columns()), delete.logged().oldColumns()).valuesJson(), null);
+                        RowImage row = read(rs, 1, delete.table(), delete.columns());
+                        log.add(image(row, delete.logged().oldColumns()).valuesJson(), null);
                         n++;
+                        lastKey.clear();
+                        for (String k : delete.table().key()) lastKey.add(row.get(k));
                     }
                 }
                 while (ps.getMoreResults() || ps.getUpdateCount() != -1) { } // a compound statement's end
@@ -471,7 +477,7 @@ final class LockingStatementCapture implements StatementInterceptor {
             TableInfo table = update.table();
             List<String> key = table.key();
             PlannedSql sql = update.lockingRead(lastKey == null);
-            List<TypedValue> pageValues = lastKey == null ? List.of() : update.pageValues(lastKey, end);
+            List<TypedValue> pageValues = lastKey == null ? List.of() : UpdatePlan.pageValues(lastKey, end);
             List<Locked> rows = new ArrayList<>();
             try (PreparedStatement ps = binder.prepare(connection, sql, pageValues); ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

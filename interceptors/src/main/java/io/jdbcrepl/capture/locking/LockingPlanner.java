@@ -172,7 +172,11 @@ public final class LockingPlanner {
         SqlBuilder delete = new SqlBuilder().sql("DELETE ").sql(dml.ignore() ? "IGNORE " : "").sql("FROM ")
                 .sql(dml.target().sqlText());
         if (dml.where() != null) delete.sql(" WHERE (").fragment(dml.where()).sql(")");
-        if (upToEnd) delete.sql(dml.where() != null ? " AND " : " WHERE ").append(keyCompare(ref, table.key(), " < ", " <= "));
+        if (upToEnd) {
+            // MariaDB: also after the last key deleted, not over the rows deleted before (until purged, still scanned)
+            delete.sql(dml.where() != null ? " AND " : " WHERE ").append(dialect == LockingDialect.MARIADB
+                    ? pageAfter(ref, table.key()) : keyCompare(ref, table.key(), " < ", " <= "));
+        }
         if (dialect == LockingDialect.MARIADB) {
             delete.sql(" ORDER BY ").sql(String.join(", ", table.key().stream().map(k -> ref + "." + dialect.quote(k)).toList()))
                     .sql(" LIMIT " + pageSize);

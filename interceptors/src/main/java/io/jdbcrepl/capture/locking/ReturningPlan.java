@@ -20,8 +20,10 @@ public record ReturningPlan(TableInfo table, CommandType command, LoggedColumns 
     /**
      * A DELETE run a page of rows at a time, in key order, so that memory does not grow with the rows
      * it deletes: the first page; when it was full, the key of the last row of the range, locked
-     * ({@code lastRow}); then pages up to it ({@code next}, whose driver values are that key) until
-     * one is not full. Each page deletes and returns its rows in one statement.
+     * ({@code lastRow}); then pages up to it ({@code next}) until one is not full. Each page deletes
+     * and returns its rows in one statement. The driver values of {@code next}: on MariaDB, whose pages
+     * go in key order, those of {@link UpdatePlan#pageValues} (after the last key deleted, up to the
+     * end); on H2 the end's key.
      *
      * @param firstInTransaction MariaDB: the first page after a savepoint ({@link #SAVEPOINT}) in the
      *                           same round trip, which a failing later page rolls back to; H2: null

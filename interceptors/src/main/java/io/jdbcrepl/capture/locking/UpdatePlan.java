@@ -133,7 +133,7 @@ public final class UpdatePlan implements LockingPlan {
     }
 
     /** The driver values of the next page's {@code key > last AND key <= end} conditions, in order. */
-    public <V> List<V> pageValues(List<V> lastKey, List<V> end) {
+    public static <V> List<V> pageValues(List<V> lastKey, List<V> end) {
         // (k1 > ?) OR (k1 = ? AND k2 > ?) OR (k1 = ? AND k2 = ? AND k3 > ?) …, then the same with < and <=
         List<V> out = new ArrayList<>();
         for (List<V> key : List.of(lastKey, end)) {

@@ -49,7 +49,31 @@ class LockingPlannerTest {
                 + " WHERE (name = ? AND salary < ?) AND ((`emp`.`id` > ?)) AND ((`emp`.`id` <= ?))"
                 + " ORDER BY `emp`.`id` LIMIT 1000 FOR UPDATE");
         assertThat(p.lockingRead(false).parameters()).containsExactly(2, 3, PlannedSql.DRIVER, PlannedSql.DRIVER);
-        assertThat(p.pageValues(List.of(7), List.of(90))).containsExactly(7, 90);
+        assertThat(UpdatePlan.pageValues(List.of(7), List.of(90))).containsExactly(7, 90);
+    }
+
+    @Test
+    void deleteRunsAPageAtATimeUpToTheLastRow() throws Exception {
+        ReturningPlan p = (ReturningPlan) plan(LockingDialect.MARIADB, "DELETE FROM emp WHERE salary < ?", EMP,
+                CaptureSettings.DEFAULT);
+        ReturningPlan.Pages pages = p.pages();
+        assertThat(pages.first().text()).isEqualTo("DELETE FROM emp WHERE (salary < ?) ORDER BY `emp`.`id` LIMIT 1000\n"
+                + "RETURNING `id`, `name`, `salary`, `ts`");
+        assertThat(pages.firstInTransaction().text()).isEqualTo("/*client prepare*/BEGIN NOT ATOMIC\nSAVEPOINT"
+                + " repl_capture_pages;\n" + pages.first().text() + ";\nEND");
+        assertThat(pages.next().text()).isEqualTo("DELETE FROM emp WHERE (salary < ?) AND ((`emp`.`id` > ?)) AND"
+                + " ((`emp`.`id` <= ?)) ORDER BY `emp`.`id` LIMIT 1000\nRETURNING `id`, `name`, `salary`, `ts`");
+        assertThat(pages.next().parameters()).containsExactly(1, PlannedSql.DRIVER, PlannedSql.DRIVER);
+        assertThat(pages.lastRow().text()).isEqualTo("SELECT `emp`.`id` FROM emp WHERE (salary < ?)"
+                + " ORDER BY `emp`.`id` DESC LIMIT 1 FOR UPDATE");
+        ReturningPlan h2 = (ReturningPlan) plan(LockingDialect.H2, "DELETE FROM emp", EMP, CaptureSettings.DEFAULT);
+        assertThat(h2.pages().next().text()).isEqualTo("SELECT \"id\", \"name\", \"salary\", \"ts\" FROM OLD TABLE"
+                + " (DELETE FROM emp WHERE ((\"EMP\".\"id\" <= ?)) FETCH FIRST 1000 ROWS ONLY\n)");
+        assertThat(h2.pages().firstInTransaction()).isNull();
+        for (String whole : List.of("DELETE FROM emp WHERE id = ?", "DELETE FROM emp WHERE name = ? LIMIT 5",
+                "DELETE FROM emp WHERE id IN (SELECT id FROM emp WHERE salary > 1)")) {
+            assertThat(((ReturningPlan) plan(LockingDialect.MARIADB, whole, EMP, CaptureSettings.DEFAULT)).pages()).as(whole).isNull();
+        }
     }
 
     @Test
@@ -116,7 +140,7 @@ class LockingPlannerTest {
                 + " FETCH FIRST 1000 ROWS ONLY FOR UPDATE");
         assertThat(p.lockingRead(false).text()).contains("WHERE (v IS NULL) AND ((\"PAIR\".\"a\" > ?) OR (\"PAIR\".\"a\" = ?"
                 + " AND \"PAIR\".\"b\" > ?)) AND ((\"PAIR\".\"a\" < ?) OR (\"PAIR\".\"a\" = ? AND \"PAIR\".\"b\" <= ?))");
-        assertThat(p.pageValues(List.of(1, 2), List.of(8, 9))).containsExactly(1, 1, 2, 8, 8, 9);
+        assertThat(UpdatePlan.pageValues(List.of(1, 2), List.of(8, 9))).containsExactly(1, 1, 2, 8, 8, 9);
         assertThat(p.lastRowRead().text()).endsWith("ORDER BY \"PAIR\".\"a\" DESC, \"PAIR\".\"b\" DESC"
                 + " FETCH FIRST 1 ROWS ONLY FOR UPDATE");
     }
