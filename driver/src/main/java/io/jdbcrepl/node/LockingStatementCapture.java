@@ -268,7 +268,9 @@ final class LockingStatementCapture implements StatementInterceptor {
                 }
                 long count = rs.getLong(1);
                 RowImage after = read(rs, 2 + table.key().size(), table, update.logged().newColumns());
-                log.add(image(old, update.logged().oldColumns()).valuesJson(), after.valuesJson());
+                if (!unchangedByIgnore(update, old, after)) {
+                    log.add(image(old, update.logged().oldColumns()).valuesJson(), after.valuesJson());
+                }
                 if (!ownTransaction) log.flush();
                 return count;
             }
@@ -520,7 +522,7 @@ final class LockingStatementCapture implements StatementInterceptor {
                                 + " be computable before the update (no RAND(), UUID() or subqueries on the same table)",
                                 "0A000");
                     }
-                    log.add(row.old().valuesJson(), newImage.valuesJson());
+                    if (!unchangedByIgnore(update, row.old(), newImage)) log.add(row.old().valuesJson(), newImage.valuesJson());
                 }
             }
             return count;
@@ -548,6 +550,11 @@ final class LockingStatementCapture implements StatementInterceptor {
     private static ResultSet resultOf(PreparedStatement ps) throws SQLException {
         if (!ps.execute()) throw new SQLException("The capture statement returned no rows: RETURNING needs MariaDB 10.5+", "0A000");
         return ps.getResultSet();
+    }
+
+    /** UPDATE IGNORE: the row was skipped (or set to the values it had); either way nothing changed. */
+    private static boolean unchangedByIgnore(UpdatePlan update, RowImage old, RowImage after) {
+        return update.ignore() && image(old, update.logged().newColumns()).equals(after);
     }
 
     /** A locked row: its key, its key after the update, and its old image. */

@@ -250,15 +250,17 @@ public final class LockingPlanner {
     // ---- UPDATE
 
     private UpdatePlan update(Dml dml, TableInfo table, CaptureSettings settings) throws CaptureException {
-        if (dml.ignore()) {
-            throw unsupported(dml, table, "UPDATE IGNORE", "write the UPDATE without IGNORE");
-        }
         List<String> assigned = new ArrayList<>();
         for (Assignment a : dml.assignments()) assigned.add(stored(table, a.column()));
         LoggedColumns logged = LoggedColumns.forUpdate(table, assigned, settings);
         String ref = reference(dml);
         String ts = settings.timestampColumn() == null ? null : table.storedName(settings.timestampColumn());
         boolean keyAssigned = assigned.stream().anyMatch(table.key()::contains);
+        if (dml.ignore() && (dialect == LockingDialect.H2 || keyAssigned)) {
+            // A row IGNORE skips keeps its key: the read of the new rows by their new keys would find another
+            throw unsupported(dml, table, dialect == LockingDialect.H2 ? "UPDATE IGNORE" : "UPDATE IGNORE of a key column",
+                    "write the UPDATE without IGNORE");
+        }
         if (keyAssigned && dialect == LockingDialect.MARIADB) checkKeyAssignmentsFirst(dml, table, assigned);
 
         List<String> otherOld = logged.oldColumns().stream().filter(c -> !table.key().contains(c)).toList();
@@ -297,7 +299,7 @@ public final class LockingPlanner {
         PlannedSql lastRowRead = paged ? lastRowRead(dml, ref, pageKeys) : null;
 
         // 2. the restricted UPDATE (its WHERE is added per execution: the locked keys)
-        SqlBuilder update = new SqlBuilder().sql("UPDATE ").sql(dml.target().sqlText());
+        SqlBuilder update = new SqlBuilder().sql(dml.ignore() ? "UPDATE IGNORE " : "UPDATE ").sql(dml.target().sqlText());
         if (dml.target().alias() != null) update.sql(" AS ").sql(ref);
         update.sql(" SET ");
         ColumnInfo tsInfo = ts == null ? null : table.column(ts).orElseThrow();
@@ -327,8 +329,8 @@ public final class LockingPlanner {
         PlannedSql updatePrefix = update.build();
         UpdatePlan.OneRow block = !oneRow ? null : new UpdatePlan.OneRow(
                 oneRowBlock(firstRead, updatePrefix, dml, readNew, false), oneRowBlock(firstRead, updatePrefix, dml, readNew, true));
-        return new UpdatePlan(table, logged, otherOld, keyAssigned, pageSize, firstRead, nextRead, lastRowRead, updatePrefix,
-                suffix.build(), readNew, ref, dialect, block);
+        return new UpdatePlan(table, logged, otherOld, keyAssigned, dml.ignore(), pageSize, firstRead, nextRead, lastRowRead,
+                updatePrefix, suffix.build(), readNew, ref, dialect, block);
     }
 
     /**

@@ -32,6 +32,7 @@ public final class UpdatePlan implements LockingPlan {
     private final LogRowShape shape;
     private final List<String> otherOldColumns;
     private final boolean keyAssigned;
+    private final boolean ignore;
     private final int pageSize;
     private final PlannedSql firstRead;
     private final PlannedSql nextRead;
@@ -50,7 +51,8 @@ public final class UpdatePlan implements LockingPlan {
     public record OneRow(PlannedSql inTransaction, PlannedSql beginning) {
     }
 
-    UpdatePlan(TableInfo table, LoggedColumns logged, List<String> otherOldColumns, boolean keyAssigned, int pageSize,
+    UpdatePlan(TableInfo table, LoggedColumns logged, List<String> otherOldColumns, boolean keyAssigned, boolean ignore,
+            int pageSize,
             PlannedSql firstRead, PlannedSql nextRead, PlannedSql lastRowRead, PlannedSql updatePrefix,
             PlannedSql updateSuffix,
             String readNewPrefix,
@@ -60,6 +62,7 @@ public final class UpdatePlan implements LockingPlan {
         this.shape = LogRowShape.of(CommandType.UPDATE, table, logged);
         this.otherOldColumns = List.copyOf(otherOldColumns);
         this.keyAssigned = keyAssigned;
+        this.ignore = ignore;
         this.pageSize = pageSize;
         this.firstRead = firstRead;
         this.nextRead = nextRead;
@@ -100,6 +103,14 @@ public final class UpdatePlan implements LockingPlan {
     /** Old columns that are not key columns, in table order, after the key in the locking read. */
     public List<String> otherOldColumns() {
         return otherOldColumns;
+    }
+
+    /**
+     * MariaDB {@code UPDATE IGNORE}: a row it skips (its change would break a unique key) keeps its
+     * values; a row whose assigned columns kept their values has no LCR.
+     */
+    public boolean ignore() {
+        return ignore;
     }
 
     /** Whether the statement assigns a key column: the locking read then also returns the new key. */

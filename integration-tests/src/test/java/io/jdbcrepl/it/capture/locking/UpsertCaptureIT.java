@@ -27,7 +27,7 @@ import static io.jdbcrepl.it.capture.locking.LockingLog.texts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * MariaDB {@code INSERT … ON DUPLICATE KEY UPDATE} through both connectors: per row an INSERT LCR,
+ * MariaDB {@code INSERT … ON DUPLICATE KEY UPDATE} (and {@code UPDATE IGNORE}) through both connectors: per row an INSERT LCR,
  * an UPDATE LCR with old and new values, or nothing when the update leaves the row as it was; the
  * same update counts, generated keys and table contents as the raw driver, with found rows (the
  * connectors' default) and with {@code useAffectedRows=true}.
@@ -168,6 +168,50 @@ class UpsertCaptureIT {
         assertThat(replSeen).isEqualTo(rawSeen);
         try (Connection b = replDb.openRaw()) {
             assertThat(texts(b, vendor)).containsExactly(EXPECTED.toArray(String[]::new));
+        }
+    }
+
+    /**
+     * {@code UPDATE IGNORE} skips the rows whose change would break a unique key: they keep their
+     * values and have no LCR; the others are captured as by UPDATE. Counts as the raw connector's.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Vendor.class, names = {"MARIADB", "MYSQL_DRIVER_ON_MARIADB"})
+    void updateIgnoreLogsTheRowsItChanged(Vendor vendor) throws Exception {
+        String ddl = "CREATE TABLE u (id INT PRIMARY KEY, v INT NOT NULL UNIQUE, w INT) ENGINE=InnoDB";
+        String seed = "INSERT INTO u VALUES (1, 1, 0), (2, 2, 0), (3, 3, 0), (4, 5, 0)";
+        TestDatabase rawDb = databases.create(vendor, "ui_raw");
+        TestDatabase replDb = databases.create(vendor, "ui_repl");
+        List<List<String>> seen = new ArrayList<>();
+        for (TestDatabase db : List.of(rawDb, replDb)) {
+            try (Connection raw = db.openRaw(); Statement s = raw.createStatement()) {
+                s.execute(ddl);
+                s.execute(seed);
+            }
+            try (Connection c = db == rawDb ? db.openRaw() : LockingLog.repl(db); Statement s = c.createStatement()) {
+                List<String> mine = new ArrayList<>();
+                mine.add("all rows " + s.executeUpdate("UPDATE IGNORE u SET v = v + 1, w = w + 1"));
+                mine.add("one row, skipped " + s.executeUpdate("UPDATE IGNORE u SET v = 2 WHERE id = 4"));
+                mine.add("one row, changed " + s.executeUpdate("UPDATE IGNORE u SET v = 9 WHERE id = 4"));
+                c.setAutoCommit(false);
+                try (PreparedStatement ps = c.prepareStatement("UPDATE IGNORE u SET v = ? WHERE w >= ? ORDER BY id DESC")) {
+                    ps.setInt(1, 7);
+                    ps.setInt(2, 0);
+                    mine.add("ordered, in a transaction " + ps.executeUpdate());
+                }
+                c.commit();
+                seen.add(mine);
+            }
+        }
+        assertThat(seen.get(1)).isEqualTo(seen.get(0));
+        String all = "SELECT * FROM u ORDER BY id";
+        try (Connection a = rawDb.openRaw(); Connection b = replDb.openRaw()) {
+            assertThat(rows(b, all)).isEqualTo(rows(a, all));
+            assertThat(texts(b, vendor)).containsExactly(
+                    "UPDATE u old={\"id\":3,\"v\":3,\"w\":0} new={\"v\":4,\"w\":1} cv=[\"v\",\"w\"]",
+                    "UPDATE u old={\"id\":4,\"v\":5,\"w\":0} new={\"v\":6,\"w\":1} cv=[\"v\",\"w\"]",
+                    "UPDATE u old={\"id\":4,\"v\":6} new={\"v\":9} cv=[\"v\"]",
+                    "UPDATE u old={\"id\":4,\"v\":9} new={\"v\":7} cv=[\"v\"]");
         }
     }
 
