@@ -42,6 +42,10 @@ final class LockingStatementCapture implements StatementInterceptor {
     private final LockingTransaction transaction;
     private final String logTable;
     private ResultSet generatedKeys;
+    /** The rows of the application's own RETURNING, of the last execution (null when it has none). */
+    private ResultSet result;
+    /** What getUpdateCount() answers after the last execution: its count, or -1 once a result was moved past. */
+    private long updateCount = ASK_THE_STATEMENT;
     /** The generated keys the prepare asked for (a batch's entries have no request of their own). */
     private GeneratedKeys preparedKeys = GeneratedKeys.NONE;
     /** The key rows the executions since the last reset read back: one execution's, or a whole batch's. */
@@ -71,14 +75,69 @@ final class LockingStatementCapture implements StatementInterceptor {
     @Override
     public Object execute(Execution execution) throws SQLException {
         forgetKeys();
+        if (execution.method() == io.jdbcrepl.intercept.ExecuteMethod.EXECUTE_QUERY && node.mysqlConnector()) {
+            // MySQL Connector/J refuses before running, whatever the statement returns
+            throw new SQLException("Statement.executeQuery() cannot issue statements that do not produce result sets.",
+                    "S1009");
+        }
         long count = run(execution.connection(), execution.parameters(), execution.generatedKeys());
         if (execution.generatedKeys().requested()) generatedKeys = keys(execution.connection(), execution.generatedKeys());
+        if (result != null) {
+            // A RETURNING of the application's: a result set, as MariaDB's own
+            updateCount = -1;
+            return switch (execution.method()) {
+                case EXECUTE -> Boolean.TRUE;
+                case EXECUTE_QUERY -> result;
+                case EXECUTE_UPDATE, EXECUTE_LARGE_UPDATE -> unexpectedResult(execution.method(), count);
+            };
+        }
+        updateCount = count;
         return switch (execution.method()) {
             case EXECUTE -> Boolean.FALSE;
             case EXECUTE_QUERY -> throw new SQLException("The statement returned no result set: " + execution.sql(), "02000");
             case EXECUTE_UPDATE -> (int) Math.min(count, Integer.MAX_VALUE);
             case EXECUTE_LARGE_UPDATE -> count;
         };
+    }
+
+    /**
+     * executeUpdate of a statement with rows to return, which has run: as the connectors answer
+     * (MariaDB's fails; MySQL Connector/J 9.6 answers the row count, -1 for one row).
+     */
+    private Object unexpectedResult(io.jdbcrepl.intercept.ExecuteMethod method, long rows) throws SQLException {
+        closeResult();
+        updateCount = ASK_THE_STATEMENT;
+        if (!node.mysqlConnector()) {
+            throw new SQLException("the given SQL statement produces an unexpected ResultSet object", "HY000", -1);
+        }
+        long count = rows == 1 ? -1 : rows;
+        return method == io.jdbcrepl.intercept.ExecuteMethod.EXECUTE_UPDATE ? (Object) (int) count : (Object) count;
+    }
+
+    @Override
+    public ResultSet resultSet(Statement statement) throws SQLException {
+        return updateCount == ASK_THE_STATEMENT ? statement.getResultSet() : result;
+    }
+
+    @Override
+    public long updateCount() {
+        return updateCount;
+    }
+
+    @Override
+    public void moreResults() {
+        closeResult();
+        updateCount = -1;
+    }
+
+    private void closeResult() {
+        if (result == null) return;
+        try {
+            result.close();
+        } catch (SQLException ignored) {
+            // closing the driver's own copy of rows already read: nothing to tell the application
+        }
+        result = null;
     }
 
     /**
@@ -95,6 +154,7 @@ final class LockingStatementCapture implements StatementInterceptor {
         for (int i = 0; i < sets.size(); i++) {
             try {
                 counts[i] = run(batch.connection(), sets.get(i), preparedKeys);
+                closeResult(); // a batch entry's RETURNING rows go nowhere
             } catch (SQLException e) {
                 // H2 keeps the keys of the entries that ran; MariaDB Connector/J has none after a failure
                 if (preparedKeys.requested()) {
@@ -109,6 +169,8 @@ final class LockingStatementCapture implements StatementInterceptor {
     }
 
     private void forgetKeys() {
+        closeResult();
+        updateCount = ASK_THE_STATEMENT;
         generatedKeys = null;
         keyRows.clear();
         executionStarts.clear();
@@ -342,24 +404,35 @@ final class LockingStatementCapture implements StatementInterceptor {
             List<List<TypedValue>> rows = new ArrayList<>();
             int autoIncrementColumn = -1;
             long count = 0;
-            try (PreparedStatement ps = binder.prepare(connection, returning.sql(), List.of());
-                    ResultSet rs = resultOf(ps)) {
+            int own = returning.applicationColumns();
+            PreparedStatement ps = binder.prepare(connection, returning.sql(), List.of(), own > 0);
+            ResultSet rs = null;
+            try {
+                rs = resultOf(ps);
                 changed = true;
                 for (int i = 1; i <= returning.columns().size(); i++) {
-                    if (autoIncrementColumn < 0 && rs.getMetaData().isAutoIncrement(i)) autoIncrementColumn = i;
+                    if (autoIncrementColumn < 0 && rs.getMetaData().isAutoIncrement(own + i)) autoIncrementColumn = i;
                 }
                 while (rs.next()) {
-                    RowImage row = read(rs, 1, table, returning.columns());
+                    RowImage row = read(rs, own + 1, table, returning.columns());
                     count++;
                     if (returning.command() == CommandType.INSERT) log.add(null, image(row, returning.logged().newColumns()).valuesJson());
                     else log.add(image(row, returning.logged().oldColumns()).valuesJson(), null);
                     if (keys.requested()) rows.add(new ArrayList<>(row.asMap().values()));
                 }
                 if (!ownTransaction) log.flush();
+                if (own > 0) {
+                    // The application's rows: read again from the start, its columns only
+                    rs.beforeFirst();
+                    ps.closeOnCompletion();
+                    result = LeadingColumnsResultSet.of(rs, own);
+                }
             } catch (SQLException | RuntimeException e) {
                 if (changed && !ownTransaction) transaction.poison(e.getMessage());
+                ps.close();
                 throw e;
             }
+            if (own == 0) ps.close();
             if (keys.requested() && returning.command() == CommandType.INSERT) {
                 executionStarts.add(keyRows.size());
                 keyRows.addAll(rows);

@@ -123,6 +123,11 @@ public final class Node {
      * MariaDB/MySQL: whether the connectors report found rows, not changed ones, as update counts
      * (their default; {@code useAffectedRows=true} in the URL or the connect properties turns it off).
      */
+    /** Whether the delegate is MySQL Connector/J ({@code jdbc:mysql:}), not MariaDB's. */
+    boolean mysqlConnector() {
+        return config.delegateUrl().startsWith("jdbc:mysql:");
+    }
+
     boolean reportsFoundRows() {
         String value = config.delegateProperties().getProperty("useAffectedRows");
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("[?&]useAffectedRows=([^&]*)")

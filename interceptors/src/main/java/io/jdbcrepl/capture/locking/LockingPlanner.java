@@ -35,7 +35,8 @@ public final class LockingPlanner {
     }
 
     public LockingPlan plan(Dml dml, TableInfo table, CaptureSettings settings) throws CaptureException {
-        if (!dml.returning().isEmpty()) {
+        if (!dml.returning().isEmpty() && (dialect == LockingDialect.H2 || dml.command() == CommandType.UPDATE
+                || dml.onDuplicateKeyUpdate() != null)) {
             throw unsupported(dml, table, "its own RETURNING clause", "run the statement without RETURNING and read"
                     + " the rows in a separate query");
         }
@@ -66,6 +67,13 @@ public final class LockingPlanner {
             if (!targetColumns.contains(ts)) targetColumns.add(ts);
         }
         LoggedColumns logged = LoggedColumns.forInsert(table, targetColumns, settings);
+        if (!dml.returning().isEmpty()) {
+            if (ts != null) {
+                throw unsupported(dml, table, "its own RETURNING together with repl.timestamp." + table.name(),
+                        "run the statement without RETURNING and read the rows in a separate query");
+            }
+            return ownReturning(dml, table, CommandType.INSERT, logged);
+        }
         return returning(table, CommandType.INSERT, logged, insert, "FINAL");
     }
 
@@ -148,6 +156,7 @@ public final class LockingPlanner {
     }
 
     private ReturningPlan delete(Dml dml, TableInfo table) {
+        if (!dml.returning().isEmpty()) return ownReturning(dml, table, CommandType.DELETE, LoggedColumns.forDelete(table));
         PlannedSql delete = new PlannedSql(stripEnd(dml.sql()), allParameters(dml));
         ReturningPlan whole = returning(table, CommandType.DELETE, LoggedColumns.forDelete(table), delete, "OLD");
         // Paged as an UPDATE's locking read is (see update), and not when the target has an alias
@@ -164,7 +173,7 @@ public final class LockingPlanner {
         ReturningPlan.Pages pages = new ReturningPlan.Pages(pageSize, first, firstInTransaction,
                 lastRowRead(dml, ref, table.key()), next);
         return new ReturningPlan(table, CommandType.DELETE, whole.logged(), whole.shape(), whole.sql(), whole.columns(),
-                pages);
+                pages, 0);
     }
 
     /** One page of a paged DELETE, returning its rows; {@code upToEnd}: only rows up to the driver's key. */
@@ -184,6 +193,19 @@ public final class LockingPlanner {
             delete.sql(" FETCH FIRST " + pageSize + " ROWS ONLY");
         }
         return returning(table, CommandType.DELETE, LoggedColumns.forDelete(table), delete.build(), "OLD").sql();
+    }
+
+    /**
+     * MariaDB, INSERT or DELETE with a RETURNING of its own: the application's items, then every
+     * column (which the driver reads and hides).
+     */
+    private ReturningPlan ownReturning(Dml dml, TableInfo table, CommandType command, LoggedColumns logged) {
+        List<String> columns = table.columns().stream().map(ColumnInfo::name).toList();
+        int items = 0;
+        for (SqlFragment item : dml.returning()) items += item.text().trim().endsWith("*") ? columns.size() : 1;
+        // A new line ends a trailing -- comment of the application's text.
+        PlannedSql sql = new PlannedSql(stripEnd(dml.sql()) + "\n, " + dialect.quotedList(columns), allParameters(dml));
+        return new ReturningPlan(table, command, logged, LogRowShape.of(command, table, logged), sql, columns, null, items);
     }
 
     private ReturningPlan returning(TableInfo table, CommandType command, LoggedColumns logged, PlannedSql change,

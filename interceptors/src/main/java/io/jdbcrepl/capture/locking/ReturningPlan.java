@@ -11,11 +11,14 @@ import java.util.List;
  * MariaDB's {@code … RETURNING}, H2's {@code SELECT … FROM FINAL|OLD TABLE (…)}. Rows another
  * transaction commits meanwhile are changed and returned together or not at all.
  *
- * @param sql     the statement; its result columns are {@code columns}, in order
+ * @param sql     the statement; its result columns are {@code columns}, in order, after the
+ *                application's own
  * @param columns every column of the table, in table order
+ * @param applicationColumns MariaDB: the result columns of the application's own RETURNING, which
+ *                come first and are the application's result; 0 when it has none
  */
 public record ReturningPlan(TableInfo table, CommandType command, LoggedColumns logged, LogRowShape shape,
-        PlannedSql sql, List<String> columns, Pages pages) implements LockingPlan {
+        PlannedSql sql, List<String> columns, Pages pages, int applicationColumns) implements LockingPlan {
 
     /**
      * A DELETE run a page of rows at a time, in key order, so that memory does not grow with the rows
@@ -38,6 +41,6 @@ public record ReturningPlan(TableInfo table, CommandType command, LoggedColumns 
     /** Not paged. */
     public ReturningPlan(TableInfo table, CommandType command, LoggedColumns logged, LogRowShape shape, PlannedSql sql,
             List<String> columns) {
-        this(table, command, logged, shape, sql, columns, null);
+        this(table, command, logged, shape, sql, columns, null, 0);
     }
 }

@@ -230,7 +230,8 @@ class LockingPlannerTest {
 
     @Test
     void whatCannotBeCapturedExactlyIsRefused() {
-        for (String sql : List.of("UPDATE IGNORE emp SET id = 1", "DELETE FROM emp WHERE id = 1 RETURNING id")) {
+        for (String sql : List.of("UPDATE IGNORE emp SET id = 1", "UPDATE emp SET name = 'x' RETURNING id",
+                "INSERT INTO emp (id) VALUES (1) ON DUPLICATE KEY UPDATE name = 'b' RETURNING id")) {
             assertThatThrownBy(() -> plan(LockingDialect.MARIADB, sql, EMP, CaptureSettings.DEFAULT))
                     .as(sql).isInstanceOf(CaptureException.class).hasMessageContaining("repl.unsupported")
                     .extracting(e -> ((CaptureException) e).getSQLState()).isEqualTo("0A000");

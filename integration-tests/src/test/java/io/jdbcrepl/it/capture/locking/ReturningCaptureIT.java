@@ -1,0 +1,126 @@
+package io.jdbcrepl.it.capture.locking;
+
+import io.jdbcrepl.it.support.Rows;
+import io.jdbcrepl.it.support.TestDatabase;
+import io.jdbcrepl.it.support.TestDatabases;
+import io.jdbcrepl.it.support.Trace;
+import io.jdbcrepl.it.support.Vendor;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+
+import static io.jdbcrepl.it.capture.locking.LockingLog.rows;
+import static io.jdbcrepl.it.capture.locking.LockingLog.texts;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * MariaDB {@code INSERT … RETURNING} and {@code DELETE … RETURNING} of the application's own,
+ * through both connectors: the application sees the rows, columns, counts and results it sees
+ * through the raw driver, the tables end the same and the LCRs are exact (the driver reads every
+ * column after the application's items and hides them).
+ */
+class ReturningCaptureIT {
+
+    @RegisterExtension
+    final TestDatabases databases = TestDatabases.perTest();
+
+    static final String DDL = "CREATE TABLE r (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(10) NOT NULL,"
+            + " qty INT DEFAULT 7) ENGINE=InnoDB";
+
+    /** Rows through executeQuery, or through execute and getResultSet (MySQL Connector/J runs only SELECT as a query). */
+    static java.util.List<String> query(Statement s, String sql, Vendor vendor) throws Exception {
+        if (vendor == Vendor.MARIADB) return Rows.of(s.executeQuery(sql));
+        return s.execute(sql) ? Rows.of(s.getResultSet()) : java.util.List.of();
+    }
+
+    static void script(Connection c, Trace t, Vendor vendor) throws Exception {
+        try (Statement s = c.createStatement()) {
+            t.value("execute insert returning", () -> s.execute("INSERT INTO r (name) VALUES ('a'), ('b') RETURNING id, name AS n"));
+            t.value("its columns", () -> Rows.columns(s.getResultSet().getMetaData()));
+            t.value("its rows", () -> Rows.of(s.getResultSet()));
+            t.value("update count", s::getUpdateCount);
+            t.value("more results", s::getMoreResults);
+            t.value("update count after", s::getUpdateCount);
+            t.value("result after", () -> s.getResultSet() == null);
+            t.value("query insert returning *", () -> query(s, "INSERT INTO r (name, qty) VALUES ('c', 1) RETURNING *", vendor));
+            t.value("query delete returning an expression", () -> query(s,
+                    "DELETE FROM r WHERE qty = 7 RETURNING id * 10 AS ten, UPPER(name)", vendor));
+            if (vendor != Vendor.MARIADB) {
+                t.outcome("executeQuery of an insert returning", () -> Rows.of(s.executeQuery(
+                        "INSERT INTO r (name, qty) VALUES ('x', 0) RETURNING id")));
+            }
+            t.outcome("executeUpdate of a delete returning", () -> s.executeUpdate("DELETE FROM r WHERE id = 99 RETURNING id"));
+            t.value("insert select returning", () -> query(s, "INSERT INTO r (name, qty)"
+                    + " SELECT CONCAT(name, '2'), qty + 1 FROM r WHERE qty > 0 RETURNING r.*", vendor));
+            t.outcome("executeUpdate of a delete returning one row", () -> s.executeUpdate(
+                    "DELETE FROM r WHERE name = 'c2' RETURNING id"));
+        }
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO r (name, qty) VALUES (?, ?) RETURNING qty, id")) {
+            ps.setString(1, "p");
+            ps.setInt(2, 5);
+            t.value("prepared execute", ps::execute);
+            t.value("prepared rows", () -> Rows.of(ps.getResultSet()));
+            ps.setString(1, "q");
+            ps.setInt(2, 6);
+            ps.execute();
+            try (ResultSet rs = ps.getResultSet()) {
+                t.value("a column past the items", () -> {
+                    rs.next();
+                    try {
+                        rs.getObject(3);
+                        return "read";
+                    } catch (java.sql.SQLException e) {
+                        return "refused";
+                    }
+                });
+            }
+        }
+        c.setAutoCommit(false);
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM r WHERE name = ? RETURNING name")) {
+            ps.setString(1, "p");
+            t.value("prepared delete in a transaction", () -> ps.execute() ? Rows.of(ps.getResultSet()) : null);
+        }
+        c.rollback();
+        c.setAutoCommit(true);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Vendor.class, names = {"MARIADB", "MYSQL_DRIVER_ON_MARIADB"})
+    void sameResultsAsTheRawDriverAndExactLcrs(Vendor vendor) throws Exception {
+        TestDatabase rawDb = databases.create(vendor, "ret_raw");
+        TestDatabase replDb = databases.create(vendor, "ret_repl");
+        Trace raw = new Trace();
+        Trace repl = new Trace();
+        for (TestDatabase db : java.util.List.of(rawDb, replDb)) {
+            try (Connection c = db.openRaw()) {
+                c.createStatement().execute(DDL);
+            }
+            try (Connection c = db == rawDb ? db.openRaw() : LockingLog.repl(db)) {
+                Trace t = db == rawDb ? raw : repl;
+                t.run(() -> script(c, t, vendor));
+            }
+        }
+        assertThat(raw.unexpected()).as(raw.text()).isEmpty();
+        assertThat(repl.text()).isEqualTo(raw.text());
+        String all = "SELECT * FROM r ORDER BY id";
+        try (Connection a = rawDb.openRaw(); Connection b = replDb.openRaw()) {
+            assertThat(rows(b, all)).isEqualTo(rows(a, all));
+            String cv = "cv=[\"name\"]";
+            assertThat(texts(b, vendor)).containsExactly(
+                    "INSERT r old=null new={\"id\":1,\"name\":\"a\",\"qty\":7} " + cv,
+                    "INSERT r old=null new={\"id\":2,\"name\":\"b\",\"qty\":7} " + cv,
+                    "INSERT r old=null new={\"id\":3,\"name\":\"c\",\"qty\":1} cv=[\"name\",\"qty\"]",
+                    "DELETE r old={\"id\":1,\"name\":\"a\",\"qty\":7} new=null cv=null",
+                    "DELETE r old={\"id\":2,\"name\":\"b\",\"qty\":7} new=null cv=null",
+                    "INSERT r old=null new={\"id\":4,\"name\":\"c2\",\"qty\":2} cv=[\"name\",\"qty\"]",
+                    "DELETE r old={\"id\":4,\"name\":\"c2\",\"qty\":2} new=null cv=null",
+                    "INSERT r old=null new={\"id\":5,\"name\":\"p\",\"qty\":5} cv=[\"name\",\"qty\"]",
+                    "INSERT r old=null new={\"id\":6,\"name\":\"q\",\"qty\":6} cv=[\"name\",\"qty\"]");
+        }
+    }
+}
