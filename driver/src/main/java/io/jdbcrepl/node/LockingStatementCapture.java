@@ -42,6 +42,8 @@ final class LockingStatementCapture implements StatementInterceptor {
     private final LockingTransaction transaction;
     private final String logTable;
     private ResultSet generatedKeys;
+    /** MariaDB: "Column … is ambiguous". */
+    private static final int ER_NON_UNIQ_ERROR = 1052;
     /** The rows of the application's own RETURNING, of the last execution (null when it has none). */
     private ResultSet result;
     /** What getUpdateCount() answers after the last execution: its count, or -1 once a result was moved past. */
@@ -487,7 +489,17 @@ final class LockingStatementCapture implements StatementInterceptor {
                 }
                 while (ps.getMoreResults() || ps.getUpdateCount() != -1) { } // the compound statement's end
                 if (!ownTransaction) log.flush();
-            } catch (SQLException | RuntimeException e) {
+            } catch (SQLException e) {
+                if (changed && !ownTransaction) transaction.poison(e.getMessage());
+                if (!changed && e.getErrorCode() == ER_NON_UNIQ_ERROR) {
+                    // The copy of the old values names the table's columns, as the SELECT's own table does
+                    throw new SQLException("INSERT … SELECT … ON DUPLICATE KEY UPDATE on " + table.qualifiedName()
+                            + " cannot be captured when its SELECT reads the same table without an alias: give that"
+                            + " table an alias, or set repl.unsupported=passthrough to run it uncaptured (" + e.getMessage()
+                            + ")", "0A000", e);
+                }
+                throw e;
+            } catch (RuntimeException e) {
                 if (changed && !ownTransaction) transaction.poison(e.getMessage());
                 throw e;
             }

@@ -246,5 +246,15 @@ class UpsertCaptureIT {
             assertThat(rows(raw, "SELECT code, qty FROM acct ORDER BY id")).containsExactly("a,8");
             assertThat(count(raw, "SELECT COUNT(*) FROM repl_tx")).isEqualTo(2);
         }
+        // the copy of the old values cannot tell the target's columns from a SELECT's own of the same table
+        try (Connection c = LockingLog.repl(db); Statement s = c.createStatement()) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.executeUpdate("INSERT INTO acct (code, qty)"
+                    + " SELECT CONCAT(code, 'x'), qty FROM acct ON DUPLICATE KEY UPDATE qty = VALUES(qty)"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("alias")
+                    .extracting(e -> ((SQLException) e).getSQLState()).isEqualTo("0A000");
+        }
+        try (Connection raw = db.openRaw()) {
+            assertThat(rows(raw, "SELECT code, qty FROM acct ORDER BY id")).containsExactly("a,8");
+        }
     }
 }
