@@ -10,7 +10,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.sql.Statement;
@@ -48,7 +47,7 @@ class LockingCaptureIT {
             ps.setString(3, "bob");
             ps.setNull(4, java.sql.Types.DECIMAL);
             seen.add("insert " + ps.executeUpdate());
-            seen.add("keys " + keys(ps.getGeneratedKeys()));
+            seen.add("keys " + LockingLog.keys(ps.getGeneratedKeys()));
         }
         try (PreparedStatement ps = c.prepareStatement("UPDATE emp SET salary = salary + ? WHERE name = ?")) {
             ps.setInt(1, 10);
@@ -76,40 +75,19 @@ class LockingCaptureIT {
                 ps.addBatch();
             }
             seen.add("batch with keys " + java.util.Arrays.toString(ps.executeBatch()));
-            seen.add("keys " + keys(ps.getGeneratedKeys()));
+            seen.add("keys " + LockingLog.keys(ps.getGeneratedKeys()));
         }
         return seen;
-    }
-
-    private static String keys(ResultSet rs) throws SQLException {
-        List<String> out = new java.util.ArrayList<>();
-        int n = rs.getMetaData().getColumnCount();
-        for (int i = 1; i <= n; i++) out.add(rs.getMetaData().getColumnLabel(i));
-        while (rs.next()) for (int i = 1; i <= n; i++) out.add(rs.getString(i));
-        rs.close();
-        return out.toString();
     }
 
     @ParameterizedTest
     @EnumSource(value = Vendor.class, names = {"MARIADB", "H2"})
     void exactLcrsAndSameResultsAsTheRawDriver(Vendor vendor) throws Exception {
-        TestDatabase rawDb = databases.create(vendor, "lk_raw");
-        TestDatabase replDb = databases.create(vendor, "lk_repl");
-        List<String> rawSeen;
-        try (Connection raw = rawDb.openRaw()) {
-            raw.createStatement().execute(ddl(vendor));
-            rawSeen = script(raw);
-        }
-        List<String> replSeen;
-        try (Connection raw = replDb.openRaw()) {
-            raw.createStatement().execute(ddl(vendor));
-        }
-        try (Connection repl = LockingLog.repl(replDb)) {
-            replSeen = script(repl);
-        }
-        assertThat(replSeen).isEqualTo(rawSeen);
+        LockingLog.RawAndRepl<List<String>> run = LockingLog.rawAndRepl(databases, vendor, "lk", Map.of(),
+                LockingCaptureIT::script, ddl(vendor));
+        assertThat(run.repl()).isEqualTo(run.raw());
         String all = "SELECT * FROM emp ORDER BY id";
-        try (Connection a = rawDb.openRaw(); Connection b = replDb.openRaw()) {
+        try (Connection a = run.rawDb().openRaw(); Connection b = run.replDb().openRaw()) {
             assertThat(rows(b, all)).isEqualTo(rows(a, all));
             String t = table(vendor, "emp");
             String id = table(vendor, "id");

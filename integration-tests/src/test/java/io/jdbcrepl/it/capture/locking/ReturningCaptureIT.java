@@ -1,7 +1,6 @@
 package io.jdbcrepl.it.capture.locking;
 
 import io.jdbcrepl.it.support.Rows;
-import io.jdbcrepl.it.support.TestDatabase;
 import io.jdbcrepl.it.support.TestDatabases;
 import io.jdbcrepl.it.support.Trace;
 import io.jdbcrepl.it.support.Vendor;
@@ -92,23 +91,14 @@ class ReturningCaptureIT {
     @ParameterizedTest
     @EnumSource(value = Vendor.class, names = {"MARIADB", "MYSQL_DRIVER_ON_MARIADB"})
     void sameResultsAsTheRawDriverAndExactLcrs(Vendor vendor) throws Exception {
-        TestDatabase rawDb = databases.create(vendor, "ret_raw");
-        TestDatabase replDb = databases.create(vendor, "ret_repl");
-        Trace raw = new Trace();
-        Trace repl = new Trace();
-        for (TestDatabase db : java.util.List.of(rawDb, replDb)) {
-            try (Connection c = db.openRaw()) {
-                c.createStatement().execute(DDL);
-            }
-            try (Connection c = db == rawDb ? db.openRaw() : LockingLog.repl(db)) {
-                Trace t = db == rawDb ? raw : repl;
-                t.run(() -> script(c, t, vendor));
-            }
-        }
-        assertThat(raw.unexpected()).as(raw.text()).isEmpty();
-        assertThat(repl.text()).isEqualTo(raw.text());
+        LockingLog.RawAndRepl<Trace> run = LockingLog.rawAndRepl(databases, vendor, "ret", java.util.Map.of(), c -> {
+            Trace t = new Trace();
+            return t.run(() -> script(c, t, vendor));
+        }, DDL);
+        assertThat(run.raw().unexpected()).as(run.raw().text()).isEmpty();
+        assertThat(run.repl().text()).isEqualTo(run.raw().text());
         String all = "SELECT * FROM r ORDER BY id";
-        try (Connection a = rawDb.openRaw(); Connection b = replDb.openRaw()) {
+        try (Connection a = run.rawDb().openRaw(); Connection b = run.replDb().openRaw()) {
             assertThat(rows(b, all)).isEqualTo(rows(a, all));
             String cv = "cv=[\"name\"]";
             assertThat(texts(b, vendor)).containsExactly(

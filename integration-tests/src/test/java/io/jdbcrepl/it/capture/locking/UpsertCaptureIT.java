@@ -9,15 +9,12 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -54,24 +51,24 @@ class UpsertCaptureIT {
                     + " ('a', 1, 1.50, '2020-01-02 03:04:05.123456', X'00FF', 'é'), ('b', 2, 2.00, NULL, NULL, NULL)"));
             seen.add("insert path " + s.executeUpdate("INSERT INTO acct (code, qty) VALUES ('c', 3)"
                     + " ON DUPLICATE KEY UPDATE qty = qty + VALUES(qty)", Statement.RETURN_GENERATED_KEYS));
-            seen.add("keys " + keys(s.getGeneratedKeys()));
+            seen.add("keys " + LockingLog.keys(s.getGeneratedKeys()));
             seen.add("update path by a unique column " + s.executeUpdate("INSERT INTO acct (code, qty) VALUES ('a', 10)"
                     + " ON DUPLICATE KEY UPDATE qty = qty + VALUES(qty), seen = '2021-06-07 08:09:10.000001',"
                     + " tag = X'0102', note = 'ü', price = price * 2", Statement.RETURN_GENERATED_KEYS));
-            seen.add("keys " + keys(s.getGeneratedKeys()));
+            seen.add("keys " + LockingLog.keys(s.getGeneratedKeys()));
             seen.add("unchanged " + s.executeUpdate("INSERT INTO acct (code, qty) VALUES ('b', 2)"
                     + " ON DUPLICATE KEY UPDATE qty = VALUES(qty)", Statement.RETURN_GENERATED_KEYS));
-            seen.add("keys " + keys(s.getGeneratedKeys()));
+            seen.add("keys " + LockingLog.keys(s.getGeneratedKeys()));
             seen.add("key update " + s.executeUpdate("INSERT INTO acct (id, code) VALUES (1, 'zz')"
                     + " ON DUPLICATE KEY UPDATE id = id + 100", Statement.RETURN_GENERATED_KEYS));
-            seen.add("keys " + keys(s.getGeneratedKeys()));
+            seen.add("keys " + LockingLog.keys(s.getGeneratedKeys()));
         }
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO acct (code, qty, price) VALUES (?, ?, ?), (?, ?, ?),"
                 + " (?, ?, ?) ON DUPLICATE KEY UPDATE qty = VALUES(qty), price = price + ?", Statement.RETURN_GENERATED_KEYS)) {
             Object[] values = {"b", 5, new BigDecimal("0.25"), "d", 4, new BigDecimal("4.00"), "d", 6, null, new BigDecimal("1.00")};
             for (int i = 0; i < values.length; i++) ps.setObject(i + 1, values[i]);
             seen.add("three rows: update, insert, update of the row just inserted " + ps.executeUpdate());
-            seen.add("keys " + keys(ps.getGeneratedKeys()));
+            seen.add("keys " + LockingLog.keys(ps.getGeneratedKeys()));
         }
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO acct (code, qty) VALUES (?, ?)"
                 + " ON DUPLICATE KEY UPDATE qty = qty + ?")) {
@@ -90,33 +87,14 @@ class UpsertCaptureIT {
         return seen;
     }
 
-    static String keys(ResultSet rs) throws SQLException {
-        List<String> out = new ArrayList<>();
-        while (rs.next()) out.add(rs.getString(1));
-        rs.close();
-        return out.toString();
-    }
-
     @ParameterizedTest
     @EnumSource(value = Vendor.class, names = {"MARIADB", "MYSQL_DRIVER_ON_MARIADB"})
     void exactLcrsAndSameResultsAsTheRawDriver(Vendor vendor) throws Exception {
-        TestDatabase rawDb = databases.create(vendor, "up_raw");
-        TestDatabase replDb = databases.create(vendor, "up_repl");
-        List<String> rawSeen;
-        try (Connection raw = rawDb.openRaw()) {
-            raw.createStatement().execute(DDL);
-            rawSeen = script(raw, vendor);
-        }
-        try (Connection raw = replDb.openRaw()) {
-            raw.createStatement().execute(DDL);
-        }
-        List<String> replSeen;
-        try (Connection repl = LockingLog.repl(replDb)) {
-            replSeen = script(repl, vendor);
-        }
-        assertThat(replSeen).isEqualTo(rawSeen);
+        LockingLog.RawAndRepl<List<String>> run = LockingLog.rawAndRepl(databases, vendor, "up", Map.of(),
+                c -> script(c, vendor), DDL);
+        assertThat(run.repl()).isEqualTo(run.raw());
         String all = "SELECT * FROM acct ORDER BY id";
-        try (Connection a = rawDb.openRaw(); Connection b = replDb.openRaw()) {
+        try (Connection a = run.rawDb().openRaw(); Connection b = run.replDb().openRaw()) {
             assertThat(rows(b, all)).isEqualTo(rows(a, all));
             assertThat(texts(b, vendor)).containsExactly(EXPECTED.toArray(String[]::new));
             // one transaction per statement and batch entry that changed rows (auto-commit); the two that changed none logged none
@@ -147,26 +125,11 @@ class UpsertCaptureIT {
     @ParameterizedTest
     @EnumSource(value = Vendor.class, names = {"MARIADB", "MYSQL_DRIVER_ON_MARIADB"})
     void affectedRowsCountsAsTheRawDriver(Vendor vendor) throws Exception {
-        TestDatabase rawDb = databases.create(vendor, "up_aff_raw");
-        TestDatabase replDb = databases.create(vendor, "up_aff_repl");
-        Map<String, String> affected = Map.of("useAffectedRows", "true");
-        List<String> rawSeen;
-        try (Connection raw = DriverManager.getConnection(TestDatabase.withQuery(rawDb.rawUrl(), affected), rawDb.credentials())) {
-            raw.createStatement().execute(DDL);
-            rawSeen = script(raw, vendor);
-        }
-        try (Connection raw = replDb.openRaw()) {
-            raw.createStatement().execute(DDL);
-        }
-        Map<String, String> properties = new LinkedHashMap<>(affected);
-        properties.put("repl.node", "n1");
-        List<String> replSeen;
-        try (Connection repl = replDb.openRepl(properties)) {
-            replSeen = script(repl, vendor);
-        }
-        assertThat(rawSeen).contains("unchanged 0");
-        assertThat(replSeen).isEqualTo(rawSeen);
-        try (Connection b = replDb.openRaw()) {
+        LockingLog.RawAndRepl<List<String>> run = LockingLog.rawAndRepl(databases, vendor, "up_aff",
+                Map.of("useAffectedRows", "true"), c -> script(c, vendor), DDL);
+        assertThat(run.raw()).contains("unchanged 0");
+        assertThat(run.repl()).isEqualTo(run.raw());
+        try (Connection b = run.replDb().openRaw()) {
             assertThat(texts(b, vendor)).containsExactly(EXPECTED.toArray(String[]::new));
         }
     }
@@ -178,17 +141,8 @@ class UpsertCaptureIT {
     @ParameterizedTest
     @EnumSource(value = Vendor.class, names = {"MARIADB", "MYSQL_DRIVER_ON_MARIADB"})
     void updateIgnoreLogsTheRowsItChanged(Vendor vendor) throws Exception {
-        String ddl = "CREATE TABLE u (id INT PRIMARY KEY, v INT NOT NULL UNIQUE, w INT) ENGINE=InnoDB";
-        String seed = "INSERT INTO u VALUES (1, 1, 0), (2, 2, 0), (3, 3, 0), (4, 5, 0)";
-        TestDatabase rawDb = databases.create(vendor, "ui_raw");
-        TestDatabase replDb = databases.create(vendor, "ui_repl");
-        List<List<String>> seen = new ArrayList<>();
-        for (TestDatabase db : List.of(rawDb, replDb)) {
-            try (Connection raw = db.openRaw(); Statement s = raw.createStatement()) {
-                s.execute(ddl);
-                s.execute(seed);
-            }
-            try (Connection c = db == rawDb ? db.openRaw() : LockingLog.repl(db); Statement s = c.createStatement()) {
+        LockingLog.RawAndRepl<List<String>> run = LockingLog.rawAndRepl(databases, vendor, "ui", Map.of(), c -> {
+            try (Statement s = c.createStatement()) {
                 List<String> mine = new ArrayList<>();
                 mine.add("all rows " + s.executeUpdate("UPDATE IGNORE u SET v = v + 1, w = w + 1"));
                 mine.add("one row, skipped " + s.executeUpdate("UPDATE IGNORE u SET v = 2 WHERE id = 4"));
@@ -200,12 +154,13 @@ class UpsertCaptureIT {
                     mine.add("ordered, in a transaction " + ps.executeUpdate());
                 }
                 c.commit();
-                seen.add(mine);
+                return mine;
             }
-        }
-        assertThat(seen.get(1)).isEqualTo(seen.get(0));
+        }, "CREATE TABLE u (id INT PRIMARY KEY, v INT NOT NULL UNIQUE, w INT) ENGINE=InnoDB",
+                "INSERT INTO u VALUES (1, 1, 0), (2, 2, 0), (3, 3, 0), (4, 5, 0)");
+        assertThat(run.repl()).isEqualTo(run.raw());
         String all = "SELECT * FROM u ORDER BY id";
-        try (Connection a = rawDb.openRaw(); Connection b = replDb.openRaw()) {
+        try (Connection a = run.rawDb().openRaw(); Connection b = run.replDb().openRaw()) {
             assertThat(rows(b, all)).isEqualTo(rows(a, all));
             assertThat(texts(b, vendor)).containsExactly(
                     "UPDATE u old={\"id\":3,\"v\":3,\"w\":0} new={\"v\":4,\"w\":1} cv=[\"v\",\"w\"]",
