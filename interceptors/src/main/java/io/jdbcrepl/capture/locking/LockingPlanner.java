@@ -35,8 +35,8 @@ public final class LockingPlanner {
     }
 
     public LockingPlan plan(Dml dml, TableInfo table, CaptureSettings settings) throws CaptureException {
-        if (!dml.returning().isEmpty() && (dialect == LockingDialect.H2 || dml.command() == CommandType.UPDATE
-                || dml.onDuplicateKeyUpdate() != null)) {
+        if (!dml.returning().isEmpty() && (dialect == LockingDialect.H2 && dml.delta() == null
+                || dml.command() == CommandType.UPDATE || dml.onDuplicateKeyUpdate() != null)) {
             throw unsupported(dml, table, "its own RETURNING clause", "run the statement without RETURNING and read"
                     + " the rows in a separate query");
         }
@@ -196,15 +196,22 @@ public final class LockingPlanner {
     }
 
     /**
-     * MariaDB, INSERT or DELETE with a RETURNING of its own: the application's items, then every
-     * column (which the driver reads and hides).
+     * INSERT or DELETE with a result of the application's, its RETURNING (MariaDB) or the query over
+     * its delta table (H2): the application's items, then every column (which the driver reads and hides).
      */
     private ReturningPlan ownReturning(Dml dml, TableInfo table, CommandType command, LoggedColumns logged) {
         List<String> columns = table.columns().stream().map(ColumnInfo::name).toList();
         int items = 0;
-        for (SqlFragment item : dml.returning()) items += item.text().trim().endsWith("*") ? columns.size() : 1;
+        List<String> texts = new ArrayList<>();
+        for (SqlFragment item : dml.returning()) {
+            items += item.text().trim().endsWith("*") ? columns.size() : 1;
+            texts.add(item.text());
+        }
         // A new line ends a trailing -- comment of the application's text.
-        PlannedSql sql = new PlannedSql(stripEnd(dml.sql()) + "\n, " + dialect.quotedList(columns), allParameters(dml));
+        String text = dml.delta() == null ? stripEnd(dml.sql()) + "\n, " + dialect.quotedList(columns)
+                : "SELECT " + String.join(", ", texts) + ", " + dialect.quotedList(columns) + " FROM " + dml.delta().kind()
+                        + " TABLE (" + stripEnd(dml.sql()) + "\n)" + (dml.delta().alias().isEmpty() ? "" : " " + dml.delta().alias());
+        PlannedSql sql = new PlannedSql(text, allParameters(dml));
         return new ReturningPlan(table, command, logged, LogRowShape.of(command, table, logged), sql, columns, null, items);
     }
 

@@ -77,6 +77,21 @@ class LockingPlannerTest {
     }
 
     @Test
+    void h2QueryOverADeltaTableGetsEveryColumnAfterItsItems() throws Exception {
+        ReturningPlan p = (ReturningPlan) plan(LockingDialect.H2, "SELECT id * 2 AS twice, * FROM FINAL TABLE"
+                + " (INSERT INTO emp (name) VALUES (?)) f", EMP, CaptureSettings.DEFAULT);
+        assertThat(p.sql().text()).isEqualTo("SELECT id * 2 AS twice, *, \"id\", \"name\", \"salary\", \"ts\""
+                + " FROM FINAL TABLE (INSERT INTO emp (name) VALUES (?)\n) f");
+        assertThat(p.applicationColumns()).isEqualTo(5);
+        assertThat(p.sql().parameters()).containsExactly(1);
+        ReturningPlan d = (ReturningPlan) plan(LockingDialect.H2, "SELECT name FROM OLD TABLE (DELETE FROM emp)", EMP,
+                CaptureSettings.DEFAULT);
+        assertThat(d.pages()).isNull();
+        assertThat(d.sql().text()).isEqualTo("SELECT name, \"id\", \"name\", \"salary\", \"ts\" FROM OLD TABLE"
+                + " (DELETE FROM emp\n)");
+    }
+
+    @Test
     void aSubqueryInTheWhereIsReadInOnePiece() throws Exception {
         // MariaDB reads the application's subquery against the rows as they were: a page must not see earlier pages
         UpdatePlan p = update("UPDATE emp SET salary = 0 WHERE salary > (SELECT AVG(salary) FROM emp)");
