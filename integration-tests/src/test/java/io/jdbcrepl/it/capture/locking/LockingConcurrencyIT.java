@@ -99,6 +99,114 @@ class LockingConcurrencyIT {
     }
 
     /**
+     * The same for statements of several pages (2,500 rows and more, a thousand a page): while an
+     * UPDATE, then a DELETE, of a range runs in a transaction, other sessions keep inserting rows
+     * into the range, before and after the statement's position, and committing. Every row changed
+     * (or deleted) has exactly one LCR, no other row has one, the count equals the LCRs, and the
+     * statement ends although the inserts do not stop before it does.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Vendor.class, names = {"MARIADB", "H2"})
+    void pagedUpdateAndDeleteArePhantomSafe(Vendor vendor) throws Exception {
+        TestDatabase db = databases.create(vendor, "lk_pages");
+        try (Connection raw = db.openRaw(); Statement s = raw.createStatement()) {
+            s.execute("CREATE TABLE item (id INT PRIMARY KEY, g INT NOT NULL, n INT NOT NULL)");
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (Connection repl = LockingLog.repl(db); Connection raw = db.openRaw()) {
+            for (int round = 0; round < 4; round++) {
+                int base = round * 1_000_000;
+                try (Statement s = raw.createStatement()) {
+                    s.execute("DELETE FROM item");
+                    s.execute("DELETE FROM " + table(vendor, "repl_log"));
+                }
+                // a key is never used twice in a round: a row deleted and inserted again would have two lives
+                Set<Integer> used = java.util.concurrent.ConcurrentHashMap.newKeySet();
+                try (PreparedStatement ps = raw.prepareStatement("INSERT INTO item VALUES (?, 1, 0)")) {
+                    for (int i = 0; i < 2500; i++) {
+                        used.add(base + 10 * i);
+                        ps.setInt(1, base + 10 * i); // gaps for the inserters
+                        ps.addBatch();
+                    }
+                    ps.executeBatch();
+                }
+                for (String statement : List.of("UPDATE item SET n = n + 1 WHERE g = 1", "DELETE FROM item WHERE g = 1")) {
+                    try (Statement s = raw.createStatement()) {
+                        s.execute("DELETE FROM " + table(vendor, "repl_log"));
+                    }
+                    Set<Integer> before = ids(raw, "SELECT id FROM item");
+                    AtomicBoolean stop = new AtomicBoolean();
+                    AtomicInteger next = new AtomicInteger();
+                    Set<Integer> inserted = java.util.concurrent.ConcurrentHashMap.newKeySet();
+                    List<Future<?>> inserters = new ArrayList<>();
+                    for (int t = 0; t < 2; t++) {
+                        int offset = t + 1;
+                        inserters.add(pool.submit(() -> {
+                            try (Connection c = db.openRaw(); PreparedStatement ps = c.prepareStatement(
+                                    "INSERT INTO item VALUES (?, 1, 0)")) {
+                                while (!stop.get()) {
+                                    // spread over the range and past its end
+                                    int i = next.getAndIncrement();
+                                    int id = base + 10 * (int) ((i * 7919L) % 3000) + offset + 2 * (i / 3000);
+                                    if (!used.add(id)) continue;
+                                    ps.setInt(1, id);
+                                    try {
+                                        ps.executeUpdate(); // auto-commit
+                                        inserted.add(id);
+                                    } catch (java.sql.SQLException duplicateOrLockTimeout) {
+                                        // the range is locked or the key taken: go on with the next
+                                    }
+                                }
+                            }
+                            return null;
+                        }));
+                    }
+                    repl.setAutoCommit(false);
+                    Thread.sleep(5);
+                    int count = repl.createStatement().executeUpdate(statement);
+                    repl.commit();
+                    repl.setAutoCommit(true);
+                    stop.set(true);
+                    for (Future<?> f : inserters) f.get(60, TimeUnit.SECONDS);
+
+                    boolean update = statement.startsWith("UPDATE");
+                    Set<Integer> changed = update ? ids(raw, "SELECT id FROM item WHERE n = 1") : new HashSet<>(before);
+                    if (!update) {
+                        // deleted: the rows there before or inserted meanwhile that are gone
+                        changed.addAll(inserted);
+                        changed.removeAll(ids(raw, "SELECT id FROM item"));
+                    }
+                    Map<Integer, Integer> lcrsPerRow = new HashMap<>();
+                    for (LockingLog.Row row : LockingLog.read(raw, vendor)) {
+                        assertThat(row.command()).isEqualTo(update ? "UPDATE" : "DELETE");
+                        int id = Integer.parseInt(row.oldValues().replaceAll("^\\{\"[A-Za-z]+\":([0-9]+),.*", "$1"));
+                        lcrsPerRow.merge(id, 1, Integer::sum);
+                    }
+                    Set<Integer> missing = new java.util.TreeSet<>(changed);
+                    missing.removeAll(lcrsPerRow.keySet());
+                    Set<Integer> extra = new java.util.TreeSet<>(lcrsPerRow.keySet());
+                    extra.removeAll(changed);
+                    assertThat(missing).as("round %d, %s: rows changed without an LCR", round, statement).isEmpty();
+                    assertThat(extra).as("round %d, %s: LCRs of rows not changed", round, statement).isEmpty();
+                    assertThat(lcrsPerRow.values()).allMatch(n -> n == 1);
+                    assertThat(count).isEqualTo(lcrsPerRow.size()).isGreaterThanOrEqualTo(2500);
+                    if (!update) assertThat(ids(raw, "SELECT id FROM item")).doesNotContainAnyElementsOf(lcrsPerRow.keySet());
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static Set<Integer> ids(Connection c, String sql) throws java.sql.SQLException {
+        Set<Integer> out = new HashSet<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            while (rs.next()) out.add(rs.getInt(1));
+        }
+        return out;
+    }
+
+    /**
      * While a captured {@code INSERT … ON DUPLICATE KEY UPDATE} of 40 keys runs, other sessions insert
      * and commit rows with the same keys. Afterwards each of the keys has exactly one LCR of the
      * upsert: an INSERT of the row it inserted, or an UPDATE with the old values of the row it found
