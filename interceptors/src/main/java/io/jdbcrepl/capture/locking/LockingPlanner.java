@@ -83,10 +83,6 @@ public final class LockingPlanner {
             throw unsupported(dml, table, "ON DUPLICATE KEY UPDATE", "write it as an UPDATE followed by"
                     + " INSERT … SELECT … WHERE NOT EXISTS");
         }
-        if (settings.timestampColumn() != null) {
-            throw unsupported(dml, table, "ON DUPLICATE KEY UPDATE together with repl.timestamp." + table.name(),
-                    "write it as INSERT IGNORE followed by an UPDATE");
-        }
         String text = stripEnd(dml.sql());
         String clause = dml.onDuplicateKeyUpdate().clause().text();
         int at = text.lastIndexOf(clause);
@@ -110,15 +106,43 @@ public final class LockingPlanner {
             String var = "@repl_o" + (i + 1);
             String value = ref + "." + dialect.quote(c.name());
             marker.append(" + ISNULL(").append(var).append(" := ").append(copied(c, value)).append(")");
-            reset.append(", ").append(var).append(" = NULL");
+            reset.append(", ").append(var).append(" = ").append(typedNull(c));
             returning.append(", ").append(oldValue(c, var));
         }
         marker.append(" >= 0, ").append(self).append(", ").append(self).append("), ");
-        PlannedSql statement = new PlannedSql(text.substring(0, at) + marker + text.substring(at) + returning,
-                allParameters(dml));
+        PlannedSql statement;
+        if (settings.timestampColumn() == null) {
+            statement = new PlannedSql(text.substring(0, at) + marker + text.substring(at) + returning, allParameters(dml));
+        } else {
+            statement = upsertWithTimestamp(dml, table, assigned, ref, table.column(table.storedName(
+                    settings.timestampColumn())).orElseThrow(), marker + returning.toString());
+        }
         return new UpsertPlan(table, inserted, LogRowShape.of(CommandType.INSERT, table, inserted), updated,
                 LogRowShape.of(CommandType.UPDATE, table, updated), columns, upsertBlock(reset, statement, false),
                 upsertBlock(reset, statement, true));
+    }
+
+    /**
+     * The upsert rebuilt so that an inserted row's timestamp column gets now and an updated row's
+     * the next timestamp (SPEC 5.6), keeping the parameters in order; {@code markerAndReturning} is
+     * split at the RETURNING: the first assignment, then what follows the update list.
+     */
+    private PlannedSql upsertWithTimestamp(Dml dml, TableInfo table, List<String> assigned, String ref, ColumnInfo ts,
+            String markerAndReturning) throws CaptureException {
+        List<String> columns = new ArrayList<>(insertColumns(dml, table));
+        int split = markerAndReturning.indexOf("\nRETURNING ");
+        SqlBuilder sql = new SqlBuilder().append(insertWithTimestamp(dml, table, columns, ts))
+                .sql(" ON DUPLICATE KEY UPDATE ").sql(markerAndReturning.substring(0, split));
+        String next = dialect.nextTimestamp(ts, ref + "." + dialect.quote(ts.name()));
+        List<Assignment> assignments = dml.onDuplicateKeyUpdate().assignments();
+        for (int i = 0; i < assignments.size(); i++) {
+            sql.sql(i > 0 ? ", " : "").sql(dialect.quote(assigned.get(i)) + " = ");
+            if (assigned.get(i).equals(ts.name())) overriding(sql, assignments.get(i).value(), next);
+            else sql.fragment(assignments.get(i).value());
+        }
+        // Last: MySQL evaluates the list left to right, and this reads the old timestamp.
+        if (!assigned.contains(ts.name())) sql.sql(", " + dialect.quote(ts.name()) + " = " + next);
+        return sql.sql(markerAndReturning.substring(split)).build();
     }
 
     /** The upsert after its variables are reset, in one compound statement (prepared on the client: see oneRowBlock). */
@@ -138,6 +162,20 @@ public final class LockingPlanner {
             case STRING, JSON, UUID_ -> "CONVERT(" + value + " USING utf8mb4)";
             case DECIMAL -> "CAST(" + value + " AS CHAR)"; // with the column's scale
             default -> value;
+        };
+    }
+
+    /**
+     * NULL of the family of types the variable will hold: a statement reads a variable with the type
+     * it had when the statement began (an INT left by an earlier upsert would read a date as 2026).
+     */
+    private static String typedNull(ColumnInfo c) {
+        boolean unsigned = c.typeName() != null && c.typeName().toUpperCase(java.util.Locale.ROOT).contains("UNSIGNED");
+        return switch (c.type()) {
+            case INTEGER, BOOLEAN -> unsigned ? "CAST(NULL AS UNSIGNED)" : "CAST(NULL AS SIGNED)";
+            case FLOAT -> "CAST(NULL AS DOUBLE)";
+            case BINARY -> "CAST(NULL AS BINARY)";
+            default -> "CAST(NULL AS CHAR CHARACTER SET utf8mb4)";
         };
     }
 

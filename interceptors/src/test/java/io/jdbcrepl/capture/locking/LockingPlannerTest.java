@@ -225,7 +225,7 @@ class LockingPlannerTest {
         UpsertPlan p = (UpsertPlan) plan(LockingDialect.MARIADB, "INSERT INTO emp (id, name) VALUES (?, 'a')"
                 + " ON DUPLICATE KEY UPDATE name = CONCAT(name, ?) ;", EMP, CaptureSettings.DEFAULT);
         assertThat(p.inTransaction().text()).isEqualTo("/*client prepare*/BEGIN NOT ATOMIC\n"
-                + "SET @repl_n = 0, @repl_o1 = NULL, @repl_o2 = NULL;\n"
+                + "SET @repl_n = 0, @repl_o1 = CAST(NULL AS SIGNED), @repl_o2 = CAST(NULL AS CHAR CHARACTER SET utf8mb4);\n"
                 + "INSERT INTO emp (id, name) VALUES (?, 'a') ON DUPLICATE KEY UPDATE `emp`.`id` = IF(ISNULL(@repl_n :="
                 + " @repl_n + 1) + ISNULL(@repl_o1 := `emp`.`id`) + ISNULL(@repl_o2 := CONVERT(`emp`.`name` USING utf8mb4))"
                 + " >= 0, `emp`.`id`, `emp`.`id`), name = CONCAT(name, ?)\n"
@@ -238,9 +238,14 @@ class LockingPlannerTest {
         assertThat(p.logged().changeVector()).containsExactly("id", "name");
         assertThatThrownBy(() -> plan(LockingDialect.H2, "INSERT INTO emp (id, name) VALUES (1, 'a')"
                 + " ON DUPLICATE KEY UPDATE name = 'b'", EMP, CaptureSettings.DEFAULT)).isInstanceOf(CaptureException.class);
-        assertThatThrownBy(() -> plan(LockingDialect.MARIADB, "INSERT INTO emp (id, name) VALUES (1, 'a')"
-                + " ON DUPLICATE KEY UPDATE name = 'b'", EMP, TS)).isInstanceOf(CaptureException.class)
-                .hasMessageContaining("repl.timestamp");
+        UpsertPlan ts = (UpsertPlan) plan(LockingDialect.MARIADB, "INSERT INTO emp (id, name) VALUES (?, 'a')"
+                + " ON DUPLICATE KEY UPDATE name = ?", EMP, TS);
+        assertThat(ts.inTransaction().text()).contains("INSERT INTO emp (`id`, `name`, `ts`) VALUES (?, 'a', NOW(6))"
+                + " ON DUPLICATE KEY UPDATE `emp`.`id` = IF(")
+                .contains(" `emp`.`id`, `emp`.`id`), `name` = ?, `ts` = CASE WHEN `emp`.`ts` IS NULL OR `emp`.`ts` < NOW(6)"
+                        + " THEN NOW(6) ELSE `emp`.`ts` + INTERVAL 1 MICROSECOND END\nRETURNING ");
+        assertThat(ts.inTransaction().parameters()).containsExactly(1, 2);
+        assertThat(ts.updateLogged().changeVector()).containsExactly("name", "ts");
     }
 
     @Test

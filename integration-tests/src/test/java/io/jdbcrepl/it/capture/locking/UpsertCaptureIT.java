@@ -170,6 +170,40 @@ class UpsertCaptureIT {
         }
     }
 
+    /** SPEC 5.6 through an upsert: an inserted row gets now, an updated one the next timestamp, whatever the statement says. */
+    @ParameterizedTest
+    @EnumSource(value = Vendor.class, names = {"MARIADB"})
+    void timestampColumnIsMaintained(Vendor vendor) throws Exception {
+        TestDatabase db = databases.create(vendor, "up_ts");
+        try (Connection raw = db.openRaw(); Statement s = raw.createStatement()) {
+            s.execute("CREATE TABLE acct (id INT PRIMARY KEY, v INT, ts DATETIME(6))");
+            // a peer's clock ran ahead: its value came in through the apply side, uncaptured
+            s.execute("INSERT INTO acct (id, v, ts) VALUES (2, 1, '2999-01-01 00:00:00')");
+        }
+        try (Connection c = db.openRepl(Map.of("repl.node", "n1", "repl.timestamp.acct", "ts"))) {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO acct (id, v) VALUES (?, ?), (?, ?)"
+                    + " ON DUPLICATE KEY UPDATE v = v + ?")) {
+                for (int i = 1; i <= 5; i++) ps.setInt(i, i == 3 ? 2 : i == 1 ? 1 : 10);
+                assertThat(ps.executeUpdate()).as("one row inserted, one updated").isEqualTo(3);
+            }
+            assertThat(c.createStatement().executeUpdate("INSERT INTO acct (id, v, ts) VALUES (1, 5, '2999-06-06 00:00:00')"
+                    + " ON DUPLICATE KEY UPDATE ts = VALUES(ts)")).isEqualTo(2);
+        }
+        try (Connection raw = db.openRaw()) {
+            List<String> r = rows(raw, "SELECT id, v, ts FROM acct ORDER BY id");
+            assertThat(r.get(0)).startsWith("1,10,").doesNotContain("2999");
+            assertThat(r.get(1)).startsWith("2,11,2999-01-01 00:00:00.000001");
+            List<String> lcrs = texts(raw, vendor);
+            assertThat(lcrs).hasSize(3);
+            assertThat(lcrs.get(0)).startsWith("INSERT acct old=null new={\"id\":1,\"v\":10,\"ts\":\"20")
+                    .endsWith("cv=[\"id\",\"v\",\"ts\"]");
+            assertThat(lcrs.get(1)).isEqualTo("UPDATE acct old={\"id\":2,\"v\":1,\"ts\":\"2999-01-01T00:00\"}"
+                    + " new={\"v\":11,\"ts\":\"2999-01-01T00:00:00.000001\"} cv=[\"v\",\"ts\"]");
+            assertThat(lcrs.get(2)).startsWith("UPDATE acct old={\"id\":1,\"ts\":\"20").endsWith("cv=[\"ts\"]")
+                    .doesNotContain("2999");
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(value = Vendor.class, names = {"MARIADB"})
     void rollbackAndFailuresLeaveNoLcr(Vendor vendor) throws Exception {
