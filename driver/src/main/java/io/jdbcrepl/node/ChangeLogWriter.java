@@ -21,7 +21,11 @@ final class ChangeLogWriter {
     private final String txId;
     private final String node;
     private final LogRowShape shape;
-    private final List<String[]> pending = new ArrayList<>();
+    private final List<Pending> pending = new ArrayList<>();
+
+    /** An LCR not written yet; its shape is the statement's, or its own in an upsert (INSERT or UPDATE). */
+    private record Pending(LogRowShape shape, String oldJson, String newJson) {
+    }
 
     ChangeLogWriter(Connection connection, String logTable, String txId, String node, LogRowShape shape) {
         this.connection = connection;
@@ -33,16 +37,22 @@ final class ChangeLogWriter {
 
     /** One LCR; {@code oldJson}/{@code newJson} null when the command has none. */
     void add(String oldJson, String newJson) throws SQLException {
-        pending.add(new String[] {oldJson, newJson});
+        add(shape, oldJson, newJson);
+    }
+
+    /** One LCR of another shape than the statement's. */
+    void add(LogRowShape shape, String oldJson, String newJson) throws SQLException {
+        pending.add(new Pending(shape, oldJson, newJson));
         if (pending.size() == ROWS_PER_INSERT) flush();
     }
 
     /** The LCRs not written yet, as SQL values: one {@code (…)} row each, for {@link LogInsert#sql}'s columns. */
     List<String> pendingRowsAsLiterals() {
         List<String> rows = new ArrayList<>();
-        for (String[] row : pending) {
+        for (Pending row : pending) {
+            LogRowShape shape = row.shape();
             rows.add("(" + String.join(", ", literal(txId), literal(node), literal(shape.command().name()),
-                    literal(shape.schema()), literal(shape.table()), literal(row[0]), literal(row[1]),
+                    literal(shape.schema()), literal(shape.table()), literal(row.oldJson()), literal(row.newJson()),
                     literal(shape.columnTypesJson()), literal(shape.changeVectorJson())) + ")");
         }
         return rows;
@@ -61,14 +71,15 @@ final class ChangeLogWriter {
         if (pending.isEmpty()) return;
         try (PreparedStatement ps = connection.prepareStatement(LogInsert.sql(logTable, pending.size()))) {
             int i = 0;
-            for (String[] row : pending) {
+            for (Pending row : pending) {
+                LogRowShape shape = row.shape();
                 ps.setString(++i, txId);
                 ps.setString(++i, node);
                 ps.setString(++i, shape.command().name());
                 ps.setString(++i, shape.schema());
                 ps.setString(++i, shape.table());
-                ps.setString(++i, row[0]);
-                ps.setString(++i, row[1]);
+                ps.setString(++i, row.oldJson());
+                ps.setString(++i, row.newJson());
                 ps.setString(++i, shape.columnTypesJson());
                 ps.setString(++i, shape.changeVectorJson());
             }

@@ -6,6 +6,7 @@ import io.jdbcrepl.capture.locking.LockingPlan;
 import io.jdbcrepl.capture.locking.PlannedSql;
 import io.jdbcrepl.capture.locking.ReturningPlan;
 import io.jdbcrepl.capture.locking.UpdatePlan;
+import io.jdbcrepl.capture.locking.UpsertPlan;
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.intercept.BoundParameter;
 import io.jdbcrepl.intercept.Execution;
@@ -41,6 +42,12 @@ final class LockingStatementCapture implements StatementInterceptor {
     private final LockingTransaction transaction;
     private final String logTable;
     private ResultSet generatedKeys;
+    /** MariaDB: "Column … is ambiguous". */
+    private static final int ER_NON_UNIQ_ERROR = 1052;
+    /** The rows of the application's own RETURNING, of the last execution (null when it has none). */
+    private ResultSet result;
+    /** What getUpdateCount() answers after the last execution: its count, or -1 once a result was moved past. */
+    private long updateCount = ASK_THE_STATEMENT;
     /** The generated keys the prepare asked for (a batch's entries have no request of their own). */
     private GeneratedKeys preparedKeys = GeneratedKeys.NONE;
     /** The key rows the executions since the last reset read back: one execution's, or a whole batch's. */
@@ -70,14 +77,69 @@ final class LockingStatementCapture implements StatementInterceptor {
     @Override
     public Object execute(Execution execution) throws SQLException {
         forgetKeys();
+        if (execution.method() == io.jdbcrepl.intercept.ExecuteMethod.EXECUTE_QUERY && node.mysqlConnector()) {
+            // MySQL Connector/J refuses before running, whatever the statement returns
+            throw new SQLException("Statement.executeQuery() cannot issue statements that do not produce result sets.",
+                    "S1009");
+        }
         long count = run(execution.connection(), execution.parameters(), execution.generatedKeys());
         if (execution.generatedKeys().requested()) generatedKeys = keys(execution.connection(), execution.generatedKeys());
+        if (result != null) {
+            // A RETURNING of the application's: a result set, as MariaDB's own
+            updateCount = -1;
+            return switch (execution.method()) {
+                case EXECUTE -> Boolean.TRUE;
+                case EXECUTE_QUERY -> result;
+                case EXECUTE_UPDATE, EXECUTE_LARGE_UPDATE -> unexpectedResult(execution.method(), count);
+            };
+        }
+        updateCount = count;
         return switch (execution.method()) {
             case EXECUTE -> Boolean.FALSE;
             case EXECUTE_QUERY -> throw new SQLException("The statement returned no result set: " + execution.sql(), "02000");
             case EXECUTE_UPDATE -> (int) Math.min(count, Integer.MAX_VALUE);
             case EXECUTE_LARGE_UPDATE -> count;
         };
+    }
+
+    /**
+     * executeUpdate of a statement with rows to return, which has run: as the connectors answer
+     * (MariaDB's fails; MySQL Connector/J 9.6 answers the row count, -1 for one row).
+     */
+    private Object unexpectedResult(io.jdbcrepl.intercept.ExecuteMethod method, long rows) throws SQLException {
+        closeResult();
+        updateCount = ASK_THE_STATEMENT;
+        if (!node.mysqlConnector()) {
+            throw new SQLException("the given SQL statement produces an unexpected ResultSet object", "HY000", -1);
+        }
+        long count = rows == 1 ? -1 : rows;
+        return method == io.jdbcrepl.intercept.ExecuteMethod.EXECUTE_UPDATE ? (Object) (int) count : (Object) count;
+    }
+
+    @Override
+    public ResultSet resultSet(Statement statement) throws SQLException {
+        return updateCount == ASK_THE_STATEMENT ? statement.getResultSet() : result;
+    }
+
+    @Override
+    public long updateCount() {
+        return updateCount;
+    }
+
+    @Override
+    public void moreResults() {
+        closeResult();
+        updateCount = -1;
+    }
+
+    private void closeResult() {
+        if (result == null) return;
+        try {
+            result.close();
+        } catch (SQLException ignored) {
+            // closing the driver's own copy of rows already read: nothing to tell the application
+        }
+        result = null;
     }
 
     /**
@@ -94,6 +156,7 @@ final class LockingStatementCapture implements StatementInterceptor {
         for (int i = 0; i < sets.size(); i++) {
             try {
                 counts[i] = run(batch.connection(), sets.get(i), preparedKeys);
+                closeResult(); // a batch entry's RETURNING rows go nowhere
             } catch (SQLException e) {
                 // H2 keeps the keys of the entries that ran; MariaDB Connector/J has none after a failure
                 if (preparedKeys.requested()) {
@@ -108,6 +171,8 @@ final class LockingStatementCapture implements StatementInterceptor {
     }
 
     private void forgetKeys() {
+        closeResult();
+        updateCount = ASK_THE_STATEMENT;
         generatedKeys = null;
         keyRows.clear();
         executionStarts.clear();
@@ -115,11 +180,12 @@ final class LockingStatementCapture implements StatementInterceptor {
 
     /** The generated keys of the executions since the last reset, shaped as the real driver shapes them. */
     private ResultSet keys(Connection connection, GeneratedKeys request) throws SQLException {
-        if (!(plan instanceof ReturningPlan returning) || returning.command() != CommandType.INSERT || keyRows.isEmpty()) {
-            return GeneratedKeysResult.empty(connection, node.dialect(), plan.table());
-        }
-        return GeneratedKeysResult.of(connection, node.dialect(), plan.table(), returning.columns(), keyRows,
-                executionStarts, autoIncrement, request);
+        List<String> columns = plan instanceof UpsertPlan upsert ? upsert.columns()
+                : plan instanceof ReturningPlan returning && returning.command() == CommandType.INSERT ? returning.columns()
+                : null;
+        if (columns == null || keyRows.isEmpty()) return GeneratedKeysResult.empty(connection, node.dialect(), plan.table());
+        return GeneratedKeysResult.of(connection, node.dialect(), plan.table(), columns, keyRows, executionStarts,
+                autoIncrement, request);
     }
 
     static BatchUpdateException batchFailure(long[] counts, int failed, SQLException cause) {
@@ -145,7 +211,7 @@ final class LockingStatementCapture implements StatementInterceptor {
         boolean ownTransaction = connection.getAutoCommit();
         if (!ownTransaction) return capture(connection, parameters, keys, false);
         boolean text = node.dialect() == Dialect.MYSQL;
-        boolean begunByPlan = text && plan instanceof UpdatePlan u && u.oneRow() != null;
+        boolean begunByPlan = text && (plan instanceof UpdatePlan u && u.oneRow() != null || plan instanceof UpsertPlan);
         if (!text) connection.setAutoCommit(false);
         else if (!begunByPlan) execute(connection, "START TRANSACTION");
         try {
@@ -207,6 +273,10 @@ final class LockingStatementCapture implements StatementInterceptor {
             long count;
             if (plan instanceof UpdatePlan update) {
                 count = update.oneRow() != null ? oneRow(update) : update(update);
+            } else if (plan instanceof UpsertPlan upsert) {
+                count = upsert(upsert, keys);
+            } else if (((ReturningPlan) plan).pages() != null) {
+                count = pagedDelete((ReturningPlan) plan);
             } else {
                 count = returning((ReturningPlan) plan, keys);
             }
@@ -262,10 +332,73 @@ final class LockingStatementCapture implements StatementInterceptor {
                 }
                 long count = rs.getLong(1);
                 RowImage after = read(rs, 2 + table.key().size(), table, update.logged().newColumns());
-                log.add(image(old, update.logged().oldColumns()).valuesJson(), after.valuesJson());
+                if (!unchangedByIgnore(update, old, after)) {
+                    log.add(image(old, update.logged().oldColumns()).valuesJson(), after.valuesJson());
+                }
                 if (!ownTransaction) log.flush();
                 return count;
             }
+        }
+
+        /**
+         * A DELETE a page at a time ({@link ReturningPlan.Pages}). Within the application's
+         * transaction, a failing page after the first rolls back to the savepoint taken with the first,
+         * so the statement stays all or nothing.
+         */
+        long pagedDelete(ReturningPlan delete) throws SQLException {
+            ReturningPlan.Pages pages = delete.pages();
+            boolean mariaDb = pages.firstInTransaction() != null;
+            Savepoint savepoint = ownTransaction || mariaDb ? null : connection.setSavepoint();
+            List<TypedValue> end = null;
+            List<TypedValue> lastKey = new ArrayList<>();
+            long count = 0;
+            try {
+                while (true) {
+                    PlannedSql sql = end != null ? pages.next() : ownTransaction || !mariaDb ? pages.first()
+                            : pages.firstInTransaction();
+                    List<TypedValue> values = end == null ? List.of() : !mariaDb ? end : UpdatePlan.pageValues(lastKey, end);
+                    long n = deletePage(delete, sql, values, lastKey);
+                    count += n;
+                    if (n < pages.size()) break;
+                    if (end == null) {
+                        end = lastRow(pages.lastRow(), delete.table());
+                        if (end == null) break;
+                    }
+                }
+                if (!ownTransaction) log.flush();
+                return count;
+            } catch (SQLException | RuntimeException e) {
+                if (changed && !ownTransaction) {
+                    try {
+                        if (savepoint != null) connection.rollback(savepoint);
+                        else execute(connection, "ROLLBACK TO SAVEPOINT " + ReturningPlan.SAVEPOINT);
+                    } catch (SQLException suppressed) {
+                        e.addSuppressed(suppressed);
+                        transaction.poison(e.getMessage());
+                    }
+                }
+                throw e;
+            }
+        }
+
+        /** One page: its rows deleted and logged (the LCRs written a hundred at a time); {@code lastKey} set to its last row's. */
+        private long deletePage(ReturningPlan delete, PlannedSql sql, List<TypedValue> values, List<TypedValue> lastKey)
+                throws SQLException {
+            long n = 0;
+            try (PreparedStatement ps = binder.prepare(connection, sql, values)) {
+                try (ResultSet rs = resultOf(ps)) {
+                    changed = true;
+                    while (rs.next()) {
+                        RowImage row = read(rs, 1, delete.table(), delete.columns());
+                        log.add(image(row, delete.logged().oldColumns()).valuesJson(), null);
+                        n++;
+                        lastKey.clear();
+                        for (String k : delete.table().key()) lastKey.add(row.get(k));
+                    }
+                }
+                while (ps.getMoreResults() || ps.getUpdateCount() != -1) { } // a compound statement's end
+            }
+            return n;
         }
 
         long returning(ReturningPlan returning, GeneratedKeys keys) throws SQLException {
@@ -273,24 +406,35 @@ final class LockingStatementCapture implements StatementInterceptor {
             List<List<TypedValue>> rows = new ArrayList<>();
             int autoIncrementColumn = -1;
             long count = 0;
-            try (PreparedStatement ps = binder.prepare(connection, returning.sql(), List.of());
-                    ResultSet rs = resultOf(ps)) {
+            int own = returning.applicationColumns();
+            PreparedStatement ps = binder.prepare(connection, returning.sql(), List.of(), own > 0);
+            ResultSet rs = null;
+            try {
+                rs = resultOf(ps);
                 changed = true;
                 for (int i = 1; i <= returning.columns().size(); i++) {
-                    if (autoIncrementColumn < 0 && rs.getMetaData().isAutoIncrement(i)) autoIncrementColumn = i;
+                    if (autoIncrementColumn < 0 && rs.getMetaData().isAutoIncrement(own + i)) autoIncrementColumn = i;
                 }
                 while (rs.next()) {
-                    RowImage row = read(rs, 1, table, returning.columns());
+                    RowImage row = read(rs, own + 1, table, returning.columns());
                     count++;
                     if (returning.command() == CommandType.INSERT) log.add(null, image(row, returning.logged().newColumns()).valuesJson());
                     else log.add(image(row, returning.logged().oldColumns()).valuesJson(), null);
                     if (keys.requested()) rows.add(new ArrayList<>(row.asMap().values()));
                 }
                 if (!ownTransaction) log.flush();
+                if (own > 0) {
+                    // The application's rows: read again from the start, its columns only
+                    rs.beforeFirst();
+                    ps.closeOnCompletion();
+                    result = LeadingColumnsResultSet.of(rs, own);
+                }
             } catch (SQLException | RuntimeException e) {
                 if (changed && !ownTransaction) transaction.poison(e.getMessage());
+                ps.close();
                 throw e;
             }
+            if (own == 0) ps.close();
             if (keys.requested() && returning.command() == CommandType.INSERT) {
                 executionStarts.add(keyRows.size());
                 keyRows.addAll(rows);
@@ -299,18 +443,93 @@ final class LockingStatementCapture implements StatementInterceptor {
             return count;
         }
 
+        /**
+         * MariaDB {@code INSERT … ON DUPLICATE KEY UPDATE} ({@link UpsertPlan}): an INSERT LCR per row
+         * inserted, an UPDATE LCR per row updated that changed, none for one the update left as it was;
+         * the count and the key as MariaDB reports them: 1 per row inserted, 2 per row changed, per row
+         * left as it was 1 (found rows, the connectors' default) or 0 ({@code useAffectedRows=true}).
+         */
+        long upsert(UpsertPlan upsert, GeneratedKeys keys) throws SQLException {
+            TableInfo table = upsert.table();
+            List<String> columns = upsert.columns();
+            List<String> assigned = upsert.updateLogged().changeVector();
+            List<List<TypedValue>> inserted = new ArrayList<>();
+            List<TypedValue> last = null;
+            boolean anyChanged = false;
+            int autoIncrementColumn = -1;
+            long count = 0;
+            PlannedSql sql = ownTransaction ? upsert.beginning() : upsert.inTransaction();
+            try (PreparedStatement ps = binder.prepare(connection, sql, List.of())) {
+                try (ResultSet rs = resultOf(ps)) {
+                    changed = true;
+                    for (int i = 1; i <= columns.size(); i++) {
+                        if (autoIncrementColumn < 0 && rs.getMetaData().isAutoIncrement(i)) autoIncrementColumn = i;
+                    }
+                    long updates = 0;
+                    while (rs.next()) {
+                        RowImage row = read(rs, 1, table, columns);
+                        last = new ArrayList<>(row.asMap().values());
+                        long n = rs.getLong(columns.size() + 1);
+                        if (n == updates) {
+                            count++;
+                            log.add(upsert.shape(), null, image(row, upsert.logged().newColumns()).valuesJson());
+                            inserted.add(last);
+                            continue;
+                        }
+                        updates = n;
+                        RowImage old = withColumnScales(rs, columns, read(rs, columns.size() + 2, table, upsert.oldColumns()));
+                        if (image(old, assigned).equals(image(row, assigned))) {
+                            if (node.reportsFoundRows()) count++;
+                            continue;
+                        }
+                        anyChanged = true;
+                        count += 2;
+                        log.add(upsert.updateShape(), old.valuesJson(), image(row, upsert.updateLogged().newColumns()).valuesJson());
+                    }
+                }
+                while (ps.getMoreResults() || ps.getUpdateCount() != -1) { } // the compound statement's end
+                if (!ownTransaction) log.flush();
+            } catch (SQLException e) {
+                if (changed && !ownTransaction) transaction.poison(e.getMessage());
+                if (!changed && e.getErrorCode() == ER_NON_UNIQ_ERROR) {
+                    // The copy of the old values names the table's columns, as the SELECT's own table does
+                    throw new SQLException("INSERT … SELECT … ON DUPLICATE KEY UPDATE on " + table.qualifiedName()
+                            + " cannot be captured when its SELECT reads the same table without an alias: give that"
+                            + " table an alias, or set repl.unsupported=passthrough to run it uncaptured (" + e.getMessage()
+                            + ")", "0A000", e);
+                }
+                throw e;
+            } catch (RuntimeException e) {
+                if (changed && !ownTransaction) transaction.poison(e.getMessage());
+                throw e;
+            }
+            if (keys.requested()) {
+                // MariaDB's insert id: the first row inserted, else the last row when one changed, else none
+                executionStarts.add(keyRows.size());
+                if (!inserted.isEmpty()) keyRows.addAll(inserted);
+                else if (anyChanged) keyRows.add(last);
+                autoIncrement = autoIncrementColumn;
+            }
+            return count;
+        }
+
         long update(UpdatePlan update) throws SQLException {
             Savepoint savepoint = null;
             List<TypedValue> lastKey = null;
+            List<TypedValue> end = null;
             long count = 0;
             try {
                 while (true) {
-                    List<Locked> rows = lockingRead(update, lastKey);
+                    List<Locked> rows = lockingRead(update, lastKey, end);
                     if (rows.isEmpty()) break;
                     boolean morePages = update.paged() && rows.size() == update.pageSize();
                     if (savepoint == null && !ownTransaction && lastKey == null && (morePages || update.keyAssigned())) {
                         // Several steps change rows: a failure must undo them all, as the statement's would.
                         savepoint = connection.setSavepoint();
+                    }
+                    if (morePages && end == null) {
+                        end = lastRow(update.lastRowRead(), update.table());
+                        morePages = end != null;
                     }
                     count += changeAndLog(update, rows);
                     if (!morePages) break;
@@ -333,11 +552,19 @@ final class LockingStatementCapture implements StatementInterceptor {
             }
         }
 
-        private List<Locked> lockingRead(UpdatePlan update, List<TypedValue> lastKey) throws SQLException {
+        /** The key of the last row a paged statement goes to, locked; null when no row is left. */
+        private List<TypedValue> lastRow(PlannedSql lastRowRead, TableInfo table) throws SQLException {
+            try (PreparedStatement ps = binder.prepare(connection, lastRowRead, List.of()); ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? new ArrayList<>(read(rs, 1, table, table.key()).asMap().values()) : null;
+            }
+        }
+
+        private List<Locked> lockingRead(UpdatePlan update, List<TypedValue> lastKey, List<TypedValue> end)
+                throws SQLException {
             TableInfo table = update.table();
             List<String> key = table.key();
             PlannedSql sql = update.lockingRead(lastKey == null);
-            List<TypedValue> pageValues = lastKey == null ? List.of() : update.pageValues(lastKey);
+            List<TypedValue> pageValues = lastKey == null ? List.of() : UpdatePlan.pageValues(lastKey, end);
             List<Locked> rows = new ArrayList<>();
             try (PreparedStatement ps = binder.prepare(connection, sql, pageValues); ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -380,7 +607,7 @@ final class LockingStatementCapture implements StatementInterceptor {
                                 + " be computable before the update (no RAND(), UUID() or subqueries on the same table)",
                                 "0A000");
                     }
-                    log.add(row.old().valuesJson(), newImage.valuesJson());
+                    if (!unchangedByIgnore(update, row.old(), newImage)) log.add(row.old().valuesJson(), newImage.valuesJson());
                 }
             }
             return count;
@@ -410,6 +637,11 @@ final class LockingStatementCapture implements StatementInterceptor {
         return ps.getResultSet();
     }
 
+    /** UPDATE IGNORE: the row was skipped (or set to the values it had); either way nothing changed. */
+    private static boolean unchangedByIgnore(UpdatePlan update, RowImage old, RowImage after) {
+        return update.ignore() && image(old, update.logged().newColumns()).equals(after);
+    }
+
     /** A locked row: its key, its key after the update, and its old image. */
     private record Locked(List<TypedValue> key, List<TypedValue> newKey, RowImage old) {
     }
@@ -420,6 +652,20 @@ final class LockingStatementCapture implements StatementInterceptor {
         for (int i = 0; i < names.size(); i++) {
             ColumnInfo c = table.column(names.get(i)).orElseThrow();
             image.put(c.name(), c.type(), c.type().read(rs, first + i));
+        }
+        return image;
+    }
+
+    /**
+     * Decimals copied through a variable as text, given the scale of their column: MySQL Connector/J
+     * reads "1.50" in a text column as 1.5.
+     */
+    private static RowImage withColumnScales(ResultSet rs, List<String> columns, RowImage image) throws SQLException {
+        for (var e : image.asMap().entrySet()) {
+            if (e.getValue().value() instanceof java.math.BigDecimal d) {
+                int scale = rs.getMetaData().getScale(columns.indexOf(e.getKey()) + 1);
+                image.put(e.getKey(), e.getValue().type(), d.setScale(scale, java.math.RoundingMode.UNNECESSARY));
+            }
         }
         return image;
     }

@@ -119,6 +119,23 @@ public final class Node {
         return config;
     }
 
+    /**
+     * MariaDB/MySQL: whether the connectors report found rows, not changed ones, as update counts
+     * (their default; {@code useAffectedRows=true} in the URL or the connect properties turns it off).
+     */
+    /** Whether the delegate is MySQL Connector/J ({@code jdbc:mysql:}), not MariaDB's. */
+    boolean mysqlConnector() {
+        return config.delegateUrl().startsWith("jdbc:mysql:");
+    }
+
+    boolean reportsFoundRows() {
+        String value = config.delegateProperties().getProperty("useAffectedRows");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("[?&]useAffectedRows=([^&]*)")
+                .matcher(config.delegateUrl());
+        if (value == null && m.find()) value = m.group(1);
+        return value == null || !value.trim().equalsIgnoreCase("true");
+    }
+
     public Dialect dialect() {
         return dialect;
     }

@@ -22,7 +22,15 @@ final class PlannedSqlBinder {
     }
 
     PreparedStatement prepare(Connection connection, PlannedSql sql, List<TypedValue> driverValues) throws SQLException {
-        PreparedStatement ps = connection.prepareStatement(sql.text());
+        return prepare(connection, sql, driverValues, false);
+    }
+
+    /** @param scrollable its result can be read again ({@code beforeFirst}) */
+    PreparedStatement prepare(Connection connection, PlannedSql sql, List<TypedValue> driverValues, boolean scrollable)
+            throws SQLException {
+        PreparedStatement ps = scrollable
+                ? connection.prepareStatement(sql.text(), java.sql.ResultSet.TYPE_SCROLL_INSENSITIVE, java.sql.ResultSet.CONCUR_READ_ONLY)
+                : connection.prepareStatement(sql.text());
         try {
             Iterator<TypedValue> driver = driverValues.iterator();
             int target = 0;

@@ -200,7 +200,8 @@ public abstract class StatementProxy implements Statement {
 
     @Override
     public ResultSet getResultSet() throws SQLException {
-        return wrap(delegate.getResultSet());
+        StatementInterceptor si = generatedKeysInterceptor();
+        return wrap(si == null ? delegate.getResultSet() : si.resultSet(delegate));
     }
 
     @Override

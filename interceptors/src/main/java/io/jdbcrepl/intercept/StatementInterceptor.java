@@ -29,6 +29,11 @@ public interface StatementInterceptor {
         return request.prepare(preparedSql(request.sql()));
     }
 
+    /** What {@code getResultSet()} returns after an execution this interceptor ran. */
+    default ResultSet resultSet(Statement statement) throws SQLException {
+        return statement.getResultSet();
+    }
+
     /** What {@code getGeneratedKeys()} returns after an execution this interceptor ran. */
     default ResultSet generatedKeys(Statement statement) throws SQLException {
         return statement.getGeneratedKeys();

@@ -5,7 +5,7 @@ import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.lcr.CommandType;
 
 /** How one INSERT, UPDATE or DELETE on one table is captured on MariaDB or H2. */
-public sealed interface LockingPlan permits UpdatePlan, ReturningPlan {
+public sealed interface LockingPlan permits UpdatePlan, ReturningPlan, UpsertPlan {
 
     TableInfo table();
 

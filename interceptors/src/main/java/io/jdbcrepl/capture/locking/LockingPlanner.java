@@ -11,6 +11,7 @@ import io.jdbcrepl.capture.sql.Dml;
 import io.jdbcrepl.capture.sql.InsertSource;
 import io.jdbcrepl.capture.sql.SqlFragment;
 import io.jdbcrepl.lcr.CommandType;
+import io.jdbcrepl.lcr.ValueType;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +35,8 @@ public final class LockingPlanner {
     }
 
     public LockingPlan plan(Dml dml, TableInfo table, CaptureSettings settings) throws CaptureException {
-        if (!dml.returning().isEmpty()) {
+        if (!dml.returning().isEmpty() && (dialect == LockingDialect.H2 && dml.delta() == null
+                || dml.command() == CommandType.UPDATE || dml.onDuplicateKeyUpdate() != null)) {
             throw unsupported(dml, table, "its own RETURNING clause", "run the statement without RETURNING and read"
                     + " the rows in a separate query");
         }
@@ -50,10 +52,8 @@ public final class LockingPlanner {
 
     // ---- INSERT and DELETE: one statement that returns the rows
 
-    private ReturningPlan insert(Dml dml, TableInfo table, CaptureSettings settings) throws CaptureException {
-        if (dml.onDuplicateKeyUpdate() != null) {
-            throw unsupported(dml, table, "ON DUPLICATE KEY UPDATE", "write it as INSERT IGNORE followed by an UPDATE");
-        }
+    private LockingPlan insert(Dml dml, TableInfo table, CaptureSettings settings) throws CaptureException {
+        if (dml.onDuplicateKeyUpdate() != null) return upsert(dml, table, settings);
         if (dml.ignore() && dialect == LockingDialect.H2) {
             throw unsupported(dml, table, "INSERT IGNORE", "insert the rows that do not exist yet with INSERT … SELECT … WHERE NOT EXISTS");
         }
@@ -67,12 +67,190 @@ public final class LockingPlanner {
             if (!targetColumns.contains(ts)) targetColumns.add(ts);
         }
         LoggedColumns logged = LoggedColumns.forInsert(table, targetColumns, settings);
+        if (!dml.returning().isEmpty()) {
+            if (ts != null) {
+                throw unsupported(dml, table, "its own RETURNING together with repl.timestamp." + table.name(),
+                        "run the statement without RETURNING and read the rows in a separate query");
+            }
+            return ownReturning(dml, table, CommandType.INSERT, logged);
+        }
         return returning(table, CommandType.INSERT, logged, insert, "FINAL");
     }
 
+    /** MariaDB {@code INSERT … ON DUPLICATE KEY UPDATE}: see {@link UpsertPlan}. */
+    private UpsertPlan upsert(Dml dml, TableInfo table, CaptureSettings settings) throws CaptureException {
+        if (dialect == LockingDialect.H2) {
+            throw unsupported(dml, table, "ON DUPLICATE KEY UPDATE", "write it as an UPDATE followed by"
+                    + " INSERT … SELECT … WHERE NOT EXISTS");
+        }
+        String text = stripEnd(dml.sql());
+        String clause = dml.onDuplicateKeyUpdate().clause().text();
+        int at = text.lastIndexOf(clause);
+        if (clause.isBlank() || at < 0 || !text.substring(0, at).matches("(?is).*\\bUPDATE\\s*")) {
+            throw new CaptureException("INSERT on " + table.qualifiedName() + ": the ON DUPLICATE KEY UPDATE list"
+                    + " could not be located in the statement");
+        }
+        List<String> assigned = new ArrayList<>();
+        for (Assignment a : dml.onDuplicateKeyUpdate().assignments()) assigned.add(stored(table, a.column()));
+        LoggedColumns inserted = LoggedColumns.forInsert(table, insertColumns(dml, table), settings);
+        LoggedColumns updated = LoggedColumns.forUpdate(table, assigned, settings);
+        List<String> columns = table.columns().stream().map(ColumnInfo::name).toList();
+        // The first assignment, evaluated before the application's on the row as it was: a column set to itself.
+        String self = reference(dml) + "." + dialect.quote(table.columns().stream().filter(c -> !c.generated()).findFirst().orElseThrow().name());
+        String ref = reference(dml);
+        StringBuilder marker = new StringBuilder(self).append(" = IF(ISNULL(@repl_n := @repl_n + 1)");
+        StringBuilder reset = new StringBuilder("SET @repl_n = 0");
+        StringBuilder returning = new StringBuilder("\nRETURNING ").append(dialect.quotedList(columns)).append(", @repl_n");
+        for (int i = 0; i < updated.oldColumns().size(); i++) {
+            ColumnInfo c = table.column(updated.oldColumns().get(i)).orElseThrow();
+            String var = "@repl_o" + (i + 1);
+            String value = ref + "." + dialect.quote(c.name());
+            marker.append(" + ISNULL(").append(var).append(" := ").append(copied(c, value)).append(")");
+            reset.append(", ").append(var).append(" = ").append(typedNull(c));
+            returning.append(", ").append(oldValue(c, var));
+        }
+        marker.append(" >= 0, ").append(self).append(", ").append(self).append("), ");
+        PlannedSql statement;
+        if (settings.timestampColumn() == null) {
+            statement = new PlannedSql(text.substring(0, at) + marker + text.substring(at) + returning, allParameters(dml));
+        } else {
+            statement = upsertWithTimestamp(dml, table, assigned, ref, table.column(table.storedName(
+                    settings.timestampColumn())).orElseThrow(), marker + returning.toString());
+        }
+        return new UpsertPlan(table, inserted, LogRowShape.of(CommandType.INSERT, table, inserted), updated,
+                LogRowShape.of(CommandType.UPDATE, table, updated), columns, upsertBlock(reset, statement, false),
+                upsertBlock(reset, statement, true));
+    }
+
+    /**
+     * The upsert rebuilt so that an inserted row's timestamp column gets now and an updated row's
+     * the next timestamp (SPEC 5.6), keeping the parameters in order; {@code markerAndReturning} is
+     * split at the RETURNING: the first assignment, then what follows the update list.
+     */
+    private PlannedSql upsertWithTimestamp(Dml dml, TableInfo table, List<String> assigned, String ref, ColumnInfo ts,
+            String markerAndReturning) throws CaptureException {
+        List<String> columns = new ArrayList<>(insertColumns(dml, table));
+        int split = markerAndReturning.indexOf("\nRETURNING ");
+        SqlBuilder sql = new SqlBuilder().append(insertWithTimestamp(dml, table, columns, ts))
+                .sql(" ON DUPLICATE KEY UPDATE ").sql(markerAndReturning.substring(0, split));
+        String next = dialect.nextTimestamp(ts, ref + "." + dialect.quote(ts.name()));
+        List<Assignment> assignments = dml.onDuplicateKeyUpdate().assignments();
+        for (int i = 0; i < assignments.size(); i++) {
+            sql.sql(i > 0 ? ", " : "").sql(dialect.quote(assigned.get(i)) + " = ");
+            if (assigned.get(i).equals(ts.name())) overriding(sql, assignments.get(i).value(), next);
+            else sql.fragment(assignments.get(i).value());
+        }
+        // Last: MySQL evaluates the list left to right, and this reads the old timestamp.
+        if (!assigned.contains(ts.name())) sql.sql(", " + dialect.quote(ts.name()) + " = " + next);
+        return sql.sql(markerAndReturning.substring(split)).build();
+    }
+
+    /** The upsert after its variables are reset, in one compound statement (prepared on the client: see oneRowBlock). */
+    private static PlannedSql upsertBlock(CharSequence reset, PlannedSql statement, boolean begin) {
+        return new SqlBuilder().sql("/*client prepare*/BEGIN NOT ATOMIC\n").sql(begin ? "START TRANSACTION;\n" : "")
+                .sql(reset + ";\n").append(statement).sql(";\nEND").build();
+    }
+
+    /**
+     * What the variable keeps of an old value: BIT as a number (not a binary string), text as utf8mb4,
+     * a decimal as its text
+     * whatever the column's character set (the variable is read back as utf8mb4, see {@link #oldValue}).
+     */
+    private static String copied(ColumnInfo c, String value) {
+        return switch (c.type()) {
+            case BOOLEAN -> "(" + value + " + 0)";
+            case STRING, JSON, UUID_ -> "CONVERT(" + value + " USING utf8mb4)";
+            case DECIMAL -> "CAST(" + value + " AS CHAR)"; // with the column's scale
+            default -> value;
+        };
+    }
+
+    /**
+     * NULL of the family of types the variable will hold: a statement reads a variable with the type
+     * it had when the statement began (an INT left by an earlier upsert would read a date as 2026).
+     */
+    private static String typedNull(ColumnInfo c) {
+        boolean unsigned = c.typeName() != null && c.typeName().toUpperCase(java.util.Locale.ROOT).contains("UNSIGNED");
+        return switch (c.type()) {
+            case INTEGER, BOOLEAN -> unsigned ? "CAST(NULL AS UNSIGNED)" : "CAST(NULL AS SIGNED)";
+            case FLOAT -> "CAST(NULL AS DOUBLE)";
+            case BINARY -> "CAST(NULL AS BINARY)";
+            default -> "CAST(NULL AS CHAR CHARACTER SET utf8mb4)";
+        };
+    }
+
+    /** A copied old value, read back with the column's type (user variables keep only a family of types). */
+    private static String oldValue(ColumnInfo c, String var) {
+        boolean unsigned = c.typeName() != null && c.typeName().toUpperCase(java.util.Locale.ROOT).contains("UNSIGNED");
+        return switch (c.type()) {
+            case INTEGER, BOOLEAN -> "CAST(" + var + (unsigned ? " AS UNSIGNED)" : " AS SIGNED)");
+            case FLOAT -> "CAST(" + var + " AS DOUBLE)";
+            case DATE -> "CAST(" + var + " AS DATE)";
+            case TIME -> "CAST(" + var + " AS TIME(6))";
+            case TIMESTAMP, TIMESTAMPTZ -> "CAST(" + var + " AS DATETIME(6))";
+            case BINARY -> "CAST(" + var + " AS BINARY)";
+            case DECIMAL, STRING, JSON, UUID_ -> "CAST(" + var + " AS CHAR CHARACTER SET utf8mb4)"; // a decimal as its exact text
+        };
+    }
+
     private ReturningPlan delete(Dml dml, TableInfo table) {
+        if (!dml.returning().isEmpty()) return ownReturning(dml, table, CommandType.DELETE, LoggedColumns.forDelete(table));
         PlannedSql delete = new PlannedSql(stripEnd(dml.sql()), allParameters(dml));
-        return returning(table, CommandType.DELETE, LoggedColumns.forDelete(table), delete, "OLD");
+        ReturningPlan whole = returning(table, CommandType.DELETE, LoggedColumns.forDelete(table), delete, "OLD");
+        // Paged as an UPDATE's locking read is (see update), and not when the target has an alias
+        boolean paged = dml.orderBy() == null && dml.limit() == null && !dml.whereHasSubquery()
+                && dml.target().alias() == null && !KeyEquality.matches(dml.where(), table.key(),
+                        dml.target().foldedName(dialect.sqlDialect()), null, dialect.sqlDialect());
+        if (!paged) return whole;
+        String ref = reference(dml);
+        PlannedSql first = deletePage(dml, table, ref, false);
+        PlannedSql next = deletePage(dml, table, ref, true);
+        PlannedSql firstInTransaction = dialect == LockingDialect.H2 ? null : new SqlBuilder()
+                .sql("/*client prepare*/BEGIN NOT ATOMIC\nSAVEPOINT " + ReturningPlan.SAVEPOINT + ";\n").append(first)
+                .sql(";\nEND").build();
+        ReturningPlan.Pages pages = new ReturningPlan.Pages(pageSize, first, firstInTransaction,
+                lastRowRead(dml, ref, table.key()), next);
+        return new ReturningPlan(table, CommandType.DELETE, whole.logged(), whole.shape(), whole.sql(), whole.columns(),
+                pages, 0);
+    }
+
+    /** One page of a paged DELETE, returning its rows; {@code upToEnd}: only rows up to the driver's key. */
+    private PlannedSql deletePage(Dml dml, TableInfo table, String ref, boolean upToEnd) {
+        SqlBuilder delete = new SqlBuilder().sql("DELETE ").sql(dml.ignore() ? "IGNORE " : "").sql("FROM ")
+                .sql(dml.target().sqlText());
+        if (dml.where() != null) delete.sql(" WHERE (").fragment(dml.where()).sql(")");
+        if (upToEnd) {
+            // MariaDB: also after the last key deleted, not over the rows deleted before (until purged, still scanned)
+            delete.sql(dml.where() != null ? " AND " : " WHERE ").append(dialect == LockingDialect.MARIADB
+                    ? pageAfter(ref, table.key()) : keyCompare(ref, table.key(), " < ", " <= "));
+        }
+        if (dialect == LockingDialect.MARIADB) {
+            delete.sql(" ORDER BY ").sql(String.join(", ", table.key().stream().map(k -> ref + "." + dialect.quote(k)).toList()))
+                    .sql(" LIMIT " + pageSize);
+        } else {
+            delete.sql(" FETCH FIRST " + pageSize + " ROWS ONLY");
+        }
+        return returning(table, CommandType.DELETE, LoggedColumns.forDelete(table), delete.build(), "OLD").sql();
+    }
+
+    /**
+     * INSERT or DELETE with a result of the application's, its RETURNING (MariaDB) or the query over
+     * its delta table (H2): the application's items, then every column (which the driver reads and hides).
+     */
+    private ReturningPlan ownReturning(Dml dml, TableInfo table, CommandType command, LoggedColumns logged) {
+        List<String> columns = table.columns().stream().map(ColumnInfo::name).toList();
+        int items = 0;
+        List<String> texts = new ArrayList<>();
+        for (SqlFragment item : dml.returning()) {
+            items += item.text().trim().endsWith("*") ? columns.size() : 1;
+            texts.add(item.text());
+        }
+        // A new line ends a trailing -- comment of the application's text.
+        String text = dml.delta() == null ? stripEnd(dml.sql()) + "\n, " + dialect.quotedList(columns)
+                : "SELECT " + String.join(", ", texts) + ", " + dialect.quotedList(columns) + " FROM " + dml.delta().kind()
+                        + " TABLE (" + stripEnd(dml.sql()) + "\n)" + (dml.delta().alias().isEmpty() ? "" : " " + dml.delta().alias());
+        PlannedSql sql = new PlannedSql(text, allParameters(dml));
+        return new ReturningPlan(table, command, logged, LogRowShape.of(command, table, logged), sql, columns, null, items);
     }
 
     private ReturningPlan returning(TableInfo table, CommandType command, LoggedColumns logged, PlannedSql change,
@@ -139,15 +317,17 @@ public final class LockingPlanner {
     // ---- UPDATE
 
     private UpdatePlan update(Dml dml, TableInfo table, CaptureSettings settings) throws CaptureException {
-        if (dml.ignore()) {
-            throw unsupported(dml, table, "UPDATE IGNORE", "write the UPDATE without IGNORE");
-        }
         List<String> assigned = new ArrayList<>();
         for (Assignment a : dml.assignments()) assigned.add(stored(table, a.column()));
         LoggedColumns logged = LoggedColumns.forUpdate(table, assigned, settings);
         String ref = reference(dml);
         String ts = settings.timestampColumn() == null ? null : table.storedName(settings.timestampColumn());
         boolean keyAssigned = assigned.stream().anyMatch(table.key()::contains);
+        if (dml.ignore() && (dialect == LockingDialect.H2 || keyAssigned)) {
+            // A row IGNORE skips keeps its key: the read of the new rows by their new keys would find another
+            throw unsupported(dml, table, dialect == LockingDialect.H2 ? "UPDATE IGNORE" : "UPDATE IGNORE of a key column",
+                    "write the UPDATE without IGNORE");
+        }
         if (keyAssigned && dialect == LockingDialect.MARIADB) checkKeyAssignmentsFirst(dml, table, assigned);
 
         List<String> otherOld = logged.oldColumns().stream().filter(c -> !table.key().contains(c)).toList();
@@ -169,16 +349,24 @@ public final class LockingPlanner {
         }
         select.sql(" FROM ").sql(dml.target().sqlText());
         if (dml.target().alias() != null) select.sql(" AS ").sql(ref);
-        // Not paged: each page is a new read, which sees rows committed after the statement began
-        // (unlike the application's single statement) and, while others keep inserting into the
-        // range, need never end. One locking read; the restricted UPDATEs still go a page at a time.
-        boolean paged = false;
+        // Paged (bounded memory) unless a page would see what the pages before it did: rows moved
+        // to keys after the last one read (key updates), a subquery that reads the changed rows
+        // again (MariaDB evaluates the application's against the rows as they were), or an order
+        // and limit of the application's.
+        // (Nor an UPDATE by the whole key: one row at most.)
+        boolean keyEquality = KeyEquality.matches(dml.where(), table.key(), dml.target().foldedName(dialect.sqlDialect()),
+                dml.target().alias(), dialect.sqlDialect());
+        boolean oneRow = dialect == LockingDialect.MARIADB && !keyAssigned && dml.orderBy() == null && dml.limit() == null
+                && keyEquality;
+        boolean paged = dml.orderBy() == null && dml.limit() == null && !keyAssigned && !dml.whereHasSubquery()
+                && !keyEquality;
         PlannedSql head = select.build();
         PlannedSql firstRead = lockingRead(dml, head, ref, pageKeys, paged, false);
         PlannedSql nextRead = paged ? lockingRead(dml, head, ref, pageKeys, true, true) : null;
+        PlannedSql lastRowRead = paged ? lastRowRead(dml, ref, pageKeys) : null;
 
         // 2. the restricted UPDATE (its WHERE is added per execution: the locked keys)
-        SqlBuilder update = new SqlBuilder().sql("UPDATE ").sql(dml.target().sqlText());
+        SqlBuilder update = new SqlBuilder().sql(dml.ignore() ? "UPDATE IGNORE " : "UPDATE ").sql(dml.target().sqlText());
         if (dml.target().alias() != null) update.sql(" AS ").sql(ref);
         update.sql(" SET ");
         ColumnInfo tsInfo = ts == null ? null : table.column(ts).orElseThrow();
@@ -206,13 +394,10 @@ public final class LockingPlanner {
         SqlBuilder suffix = new SqlBuilder();
         if (dml.orderBy() != null && dialect == LockingDialect.MARIADB) suffix.sql(" ORDER BY ").fragment(dml.orderBy());
         PlannedSql updatePrefix = update.build();
-        boolean oneRow = dialect == LockingDialect.MARIADB && !keyAssigned && dml.orderBy() == null && dml.limit() == null
-                && KeyEquality.matches(dml.where(), table.key(), dml.target().foldedName(dialect.sqlDialect()),
-                        dml.target().alias(), dialect.sqlDialect());
         UpdatePlan.OneRow block = !oneRow ? null : new UpdatePlan.OneRow(
                 oneRowBlock(firstRead, updatePrefix, dml, readNew, false), oneRowBlock(firstRead, updatePrefix, dml, readNew, true));
-        return new UpdatePlan(table, logged, otherOld, keyAssigned, pageSize, firstRead, nextRead, updatePrefix,
-                suffix.build(), readNew, ref, dialect, block);
+        return new UpdatePlan(table, logged, otherOld, keyAssigned, dml.ignore(), pageSize, firstRead, nextRead, lastRowRead,
+                updatePrefix, suffix.build(), readNew, ref, dialect, block);
     }
 
     /**
@@ -270,15 +455,36 @@ public final class LockingPlanner {
         return sql.sql(" FOR UPDATE").build();
     }
 
-    /** {@code (k1 > ? OR (k1 = ? AND k2 > ?) …)}: the rows after the last key read. */
+    /** The key of the last row the statement changes, in key order, locked: {@code … ORDER BY k DESC LIMIT 1 FOR UPDATE}. */
+    private PlannedSql lastRowRead(Dml dml, String ref, List<String> key) {
+        SqlBuilder sql = new SqlBuilder().sql("SELECT ")
+                .sql(String.join(", ", key.stream().map(k -> ref + "." + dialect.quote(k)).toList()))
+                .sql(" FROM ").sql(dml.target().sqlText());
+        if (dml.target().alias() != null) sql.sql(" AS ").sql(ref);
+        if (dml.where() != null) sql.sql(" WHERE (").fragment(dml.where()).sql(")");
+        sql.sql(" ORDER BY ").sql(String.join(", ", key.stream().map(k -> ref + "." + dialect.quote(k) + " DESC").toList()));
+        return sql.sql(dialect.limit(1)).sql(" FOR UPDATE").build();
+    }
+
+    /** {@code ((k1 > ?) OR (k1 = ? AND k2 > ?) …) AND ((k1 < ?) OR … (k1 = ? AND k2 <= ?))}: after the last key read, up to the end. */
     private PlannedSql pageAfter(String ref, List<String> key) {
+        return new SqlBuilder().append(keyCompare(ref, key, " > ", " > ")).sql(" AND ").append(keyCompare(ref, key, " < ", " <= "))
+                .build();
+    }
+
+    /**
+     * The key compared with driver values in key order: {@code (k1 op ?) OR (k1 = ? AND k2 op ?) …},
+     * {@code last} for the last column ({@code <=} for "up to").
+     */
+    private PlannedSql keyCompare(String ref, List<String> key, String op, String last) {
         SqlBuilder sql = new SqlBuilder().sql("(");
         for (int i = 0; i < key.size(); i++) {
             if (i > 0) sql.sql(" OR ");
             sql.sql("(");
             for (int j = 0; j <= i; j++) {
                 if (j > 0) sql.sql(" AND ");
-                sql.sql(ref + "." + dialect.quote(key.get(j)) + (j == i ? " > " : " = ")).driverValue();
+                String compare = j < i ? " = " : i == key.size() - 1 ? last : op;
+                sql.sql(ref + "." + dialect.quote(key.get(j)) + compare).driverValue();
             }
             sql.sql(")");
         }

@@ -11,9 +11,36 @@ import java.util.List;
  * MariaDB's {@code … RETURNING}, H2's {@code SELECT … FROM FINAL|OLD TABLE (…)}. Rows another
  * transaction commits meanwhile are changed and returned together or not at all.
  *
- * @param sql     the statement; its result columns are {@code columns}, in order
+ * @param sql     the statement; its result columns are {@code columns}, in order, after the
+ *                application's own
  * @param columns every column of the table, in table order
+ * @param applicationColumns MariaDB: the result columns of the application's own RETURNING, which
+ *                come first and are the application's result; 0 when it has none
  */
 public record ReturningPlan(TableInfo table, CommandType command, LoggedColumns logged, LogRowShape shape,
-        PlannedSql sql, List<String> columns) implements LockingPlan {
+        PlannedSql sql, List<String> columns, Pages pages, int applicationColumns) implements LockingPlan {
+
+    /**
+     * A DELETE run a page of rows at a time, in key order, so that memory does not grow with the rows
+     * it deletes: the first page; when it was full, the key of the last row of the range, locked
+     * ({@code lastRow}); then pages up to it ({@code next}) until one is not full. Each page deletes
+     * and returns its rows in one statement. The driver values of {@code next}: on MariaDB, whose pages
+     * go in key order, those of {@link UpdatePlan#pageValues} (after the last key deleted, up to the
+     * end); on H2 the end's key.
+     *
+     * @param firstInTransaction MariaDB: the first page after a savepoint ({@link #SAVEPOINT}) in the
+     *                           same round trip, which a failing later page rolls back to; H2: null
+     *                           (the driver sets one, without a round trip)
+     */
+    public record Pages(int size, PlannedSql first, PlannedSql firstInTransaction, PlannedSql lastRow, PlannedSql next) {
+    }
+
+    /** The savepoint of a paged DELETE on MariaDB; named so that it cannot meet one of the application's. */
+    public static final String SAVEPOINT = "repl_capture_pages";
+
+    /** Not paged. */
+    public ReturningPlan(TableInfo table, CommandType command, LoggedColumns logged, LogRowShape shape, PlannedSql sql,
+            List<String> columns) {
+        this(table, command, logged, shape, sql, columns, null, 0);
+    }
 }

@@ -15,8 +15,11 @@ import java.util.List;
  * <li>the application's SET restricted to the locked keys ({@link #update});</li>
  * <li>a read of the new values by (new) key ({@link #readNew}).</li>
  * </ol>
- * Without ORDER BY/LIMIT the locking read is paged by key ({@link #paged}): each page is changed
- * and logged before the next is read, so memory stays bounded.
+ * Without ORDER BY/LIMIT, subqueries or key assignments, the locking read is paged by key
+ * ({@link #paged}): each page is changed and logged before the next is read, so memory stays
+ * bounded. Pages go in key order, as one locking scan does, and up to the last row of the range,
+ * locked when the first page was full ({@link #lastRowRead}): rows inserted beyond it meanwhile are
+ * not chased, so the statement ends while others keep inserting.
  *
  * <p>Columns of the locking read: the key columns (key order), then the other old columns
  * ({@link #otherOldColumns}), then, when {@link #keyAssigned}, the new key (key order). Columns of
@@ -29,9 +32,11 @@ public final class UpdatePlan implements LockingPlan {
     private final LogRowShape shape;
     private final List<String> otherOldColumns;
     private final boolean keyAssigned;
+    private final boolean ignore;
     private final int pageSize;
     private final PlannedSql firstRead;
     private final PlannedSql nextRead;
+    private final PlannedSql lastRowRead;
     private final PlannedSql updatePrefix;
     private final PlannedSql updateSuffix;
     private final String readNewPrefix;
@@ -46,8 +51,10 @@ public final class UpdatePlan implements LockingPlan {
     public record OneRow(PlannedSql inTransaction, PlannedSql beginning) {
     }
 
-    UpdatePlan(TableInfo table, LoggedColumns logged, List<String> otherOldColumns, boolean keyAssigned, int pageSize,
-            PlannedSql firstRead, PlannedSql nextRead, PlannedSql updatePrefix, PlannedSql updateSuffix,
+    UpdatePlan(TableInfo table, LoggedColumns logged, List<String> otherOldColumns, boolean keyAssigned, boolean ignore,
+            int pageSize,
+            PlannedSql firstRead, PlannedSql nextRead, PlannedSql lastRowRead, PlannedSql updatePrefix,
+            PlannedSql updateSuffix,
             String readNewPrefix,
             String keyReference, LockingDialect dialect, OneRow oneRow) {
         this.table = table;
@@ -55,9 +62,11 @@ public final class UpdatePlan implements LockingPlan {
         this.shape = LogRowShape.of(CommandType.UPDATE, table, logged);
         this.otherOldColumns = List.copyOf(otherOldColumns);
         this.keyAssigned = keyAssigned;
+        this.ignore = ignore;
         this.pageSize = pageSize;
         this.firstRead = firstRead;
         this.nextRead = nextRead;
+        this.lastRowRead = lastRowRead;
         this.updatePrefix = updatePrefix;
         this.updateSuffix = updateSuffix;
         this.readNewPrefix = readNewPrefix;
@@ -96,12 +105,20 @@ public final class UpdatePlan implements LockingPlan {
         return otherOldColumns;
     }
 
+    /**
+     * MariaDB {@code UPDATE IGNORE}: a row it skips (its change would break a unique key) keeps its
+     * values; a row whose assigned columns kept their values has no LCR.
+     */
+    public boolean ignore() {
+        return ignore;
+    }
+
     /** Whether the statement assigns a key column: the locking read then also returns the new key. */
     public boolean keyAssigned() {
         return keyAssigned;
     }
 
-    /** Whether the locking read is paged by key (the statement has no ORDER BY or LIMIT). */
+    /** Whether the locking read is paged by key. */
     public boolean paged() {
         return nextRead != null;
     }
@@ -120,12 +137,20 @@ public final class UpdatePlan implements LockingPlan {
         return first ? firstRead : nextRead;
     }
 
-    /** The driver values of the next page's {@code key > last} condition, in order. */
-    public <V> List<V> pageValues(List<V> lastKey) {
-        // (k1 > ?) OR (k1 = ? AND k2 > ?) OR (k1 = ? AND k2 = ? AND k3 > ?) …
+    /** A paged read's last row in key order (its key), locked: where the pages end. */
+    public PlannedSql lastRowRead() {
+        if (lastRowRead == null) throw new IllegalStateException("the locking read is not paged");
+        return lastRowRead;
+    }
+
+    /** The driver values of the next page's {@code key > last AND key <= end} conditions, in order. */
+    public static <V> List<V> pageValues(List<V> lastKey, List<V> end) {
+        // (k1 > ?) OR (k1 = ? AND k2 > ?) OR (k1 = ? AND k2 = ? AND k3 > ?) …, then the same with < and <=
         List<V> out = new ArrayList<>();
-        for (int i = 0; i < lastKey.size(); i++) {
-            for (int j = 0; j <= i; j++) out.add(lastKey.get(j));
+        for (List<V> key : List.of(lastKey, end)) {
+            for (int i = 0; i < key.size(); i++) {
+                for (int j = 0; j <= i; j++) out.add(key.get(j));
+            }
         }
         return out;
     }

@@ -33,13 +33,44 @@ import java.util.List;
  * @param returning            the RETURNING items in order, empty when none
  * @param returningAll         RETURNING includes {@code *} (or the target's {@code t.*})
  * @param parameterCount       the number of JDBC {@code ?} parameters in the whole statement
+ * @param delta                H2: the query over this statement's data change delta table whose
+ *                             select list is {@link #returning} ({@code SELECT … FROM FINAL TABLE (INSERT …)});
+ *                             {@link #sql} is then the statement inside it; null otherwise
  */
 public record Dml(String sql, CommandType command, TableRef target, boolean only, boolean ignore,
                   List<ColumnRef> assignedColumns, SqlFragment set, List<Assignment> assignments,
                   InsertSource insertSource, OnConflict onConflict, OnDuplicateKeyUpdate onDuplicateKeyUpdate,
                   SqlFragment from, List<FromRelation> fromRelations, SqlFragment where, boolean whereHasSubquery, SqlFragment orderBy,
-                  SqlFragment limit, List<SqlFragment> returning, boolean returningAll, int parameterCount)
+                  SqlFragment limit, List<SqlFragment> returning, boolean returningAll, int parameterCount,
+                  DeltaTable delta)
         implements Analysis {
+
+    /**
+     * H2's {@code SELECT <returning> FROM <kind> TABLE (<the statement>) <alias>}.
+     *
+     * @param kind  {@code FINAL} (an INSERT's rows as stored) or {@code OLD} (a DELETE's)
+     * @param alias what follows the closing parenthesis as written ({@code AS x}), or ""
+     */
+    public record DeltaTable(String kind, String alias) {
+    }
+
+    /** A statement of its own (not inside a query). */
+    public Dml(String sql, CommandType command, TableRef target, boolean only, boolean ignore,
+            List<ColumnRef> assignedColumns, SqlFragment set, List<Assignment> assignments, InsertSource insertSource,
+            OnConflict onConflict, OnDuplicateKeyUpdate onDuplicateKeyUpdate, SqlFragment from,
+            List<FromRelation> fromRelations, SqlFragment where, boolean whereHasSubquery, SqlFragment orderBy,
+            SqlFragment limit, List<SqlFragment> returning, boolean returningAll, int parameterCount) {
+        this(sql, command, target, only, ignore, assignedColumns, set, assignments, insertSource, onConflict,
+                onDuplicateKeyUpdate, from, fromRelations, where, whereHasSubquery, orderBy, limit, returning, returningAll,
+                parameterCount, null);
+    }
+
+    /** This statement inside H2's {@code SELECT items FROM kind TABLE (…) alias}. */
+    public Dml inDeltaQuery(List<SqlFragment> items, boolean all, DeltaTable table) {
+        return new Dml(sql, command, target, only, ignore, assignedColumns, set, assignments, insertSource, onConflict,
+                onDuplicateKeyUpdate, from, fromRelations, where, whereHasSubquery, orderBy, limit, items, all,
+                parameterCount, table);
+    }
 
     public Dml {
         assignedColumns = List.copyOf(assignedColumns);
@@ -52,7 +83,7 @@ public record Dml(String sql, CommandType command, TableRef target, boolean only
     public Dml withAssignedColumns(List<ColumnRef> columns) {
         return new Dml(sql, command, target, only, ignore, columns, set, assignments, insertSource, onConflict,
                 onDuplicateKeyUpdate, from, fromRelations, where, whereHasSubquery, orderBy, limit, returning,
-                returningAll, parameterCount);
+                returningAll, parameterCount, delta);
     }
 
     /** The WHERE condition as written, or null. */

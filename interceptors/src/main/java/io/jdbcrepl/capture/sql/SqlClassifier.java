@@ -1,5 +1,6 @@
 package io.jdbcrepl.capture.sql;
 
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -171,8 +172,16 @@ public final class SqlClassifier {
         return lexer.isWord("ONLY") ? lexer.start() : -1;
     }
 
-    /** SELECT: a query, unless it reads an H2 data change delta table, {@code FINAL TABLE (UPDATE …)}. */
+    /**
+     * SELECT: a query, unless it reads an H2 data change delta table, {@code FINAL TABLE (UPDATE …)}:
+     * the simple form over an INSERT's FINAL or a DELETE's OLD table is that statement with the
+     * select list as its RETURNING; any other is opaque.
+     */
     private static Analysis deltaTable(String sql, Dialect dialect, int from) {
+        if (dialect == Dialect.H2) {
+            Dml simple = deltaQuery(sql, dialect, from);
+            if (simple != null) return simple;
+        }
         SqlLexer lexer = new SqlLexer(sql, dialect, from);
         boolean table = false;
         boolean open = false;
@@ -184,6 +193,71 @@ public final class SqlClassifier {
             table = lexer.isWord("TABLE");
         }
         return NotDml.INSTANCE;
+    }
+
+    /**
+     * {@code SELECT items FROM FINAL TABLE (INSERT …) [[AS] alias]} or the same with {@code OLD TABLE
+     * (DELETE …)}, nothing else, no parameter in the items; else null.
+     */
+    private static Dml deltaQuery(String sql, Dialect dialect, int selectAt) {
+        SqlLexer lexer = new SqlLexer(sql, dialect, selectAt);
+        lexer.next(); // SELECT
+        List<SqlFragment> items = new ArrayList<>();
+        boolean all = false;
+        int depth = 0;
+        int itemStart = -1;
+        int itemEnd = -1;
+        while (true) {
+            if (lexer.next() == SqlLexer.Kind.END || lexer.isSymbol('?')) return null;
+            boolean boundary = depth == 0 && (lexer.isWord("FROM") || lexer.isSymbol(','));
+            if (boundary) {
+                if (itemStart < 0) return null;
+                String item = sql.substring(itemStart, itemEnd);
+                all |= item.endsWith("*");
+                items.add(SqlFragment.of(item));
+                itemStart = -1;
+                if (lexer.isWord("FROM")) break;
+                continue;
+            }
+            if (lexer.isSymbol('(')) depth++;
+            else if (lexer.isSymbol(')')) depth--;
+            if (itemStart < 0) itemStart = lexer.start();
+            itemEnd = lexer.end();
+        }
+        if (lexer.next() != SqlLexer.Kind.WORD || !lexer.isWordIn("FINAL", "OLD")) return null;
+        String kind = lexer.text().toUpperCase(Locale.ROOT);
+        if (lexer.next() != SqlLexer.Kind.WORD || !lexer.isWord("TABLE")) return null;
+        if (lexer.next() != SqlLexer.Kind.SYMBOL || !lexer.isSymbol('(')) return null;
+        int open = lexer.end();
+        depth = 1;
+        while (depth > 0) {
+            if (lexer.next() == SqlLexer.Kind.END) return null;
+            if (lexer.isSymbol('(')) depth++;
+            else if (lexer.isSymbol(')')) depth--;
+        }
+        int close = lexer.start();
+        int aliasStart = lexer.end();
+        List<String> words = new ArrayList<>();
+        while (lexer.next() != SqlLexer.Kind.END && !lexer.isSymbol(';')) {
+            if (words.size() == 2 || !lexer.isName()) return null;
+            words.add(lexer.kind() == SqlLexer.Kind.WORD ? lexer.text().toUpperCase(Locale.ROOT) : "");
+        }
+        // [AS] alias, and nothing that goes on with the query (WHERE, ORDER BY, a join …)
+        if (words.size() == 2 && !words.get(0).equals("AS")) return null;
+        String last = words.isEmpty() ? "" : words.get(words.size() - 1);
+        if (Set.of("AS", "WHERE", "ORDER", "GROUP", "HAVING", "LIMIT", "FETCH", "OFFSET", "UNION", "EXCEPT", "MINUS",
+                "INTERSECT", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "NATURAL", "FOR", "WINDOW", "QUALIFY")
+                .contains(last)) {
+            return null;
+        }
+        String alias = sql.substring(aliasStart, lexer.kind() == SqlLexer.Kind.END ? sql.length() : lexer.start()).strip();
+        if (alias.endsWith(";")) alias = alias.substring(0, alias.length() - 1).strip();
+        String inner = sql.substring(open, close);
+        String expected = kind.equals("FINAL") ? "INSERT" : "DELETE";
+        SqlLexer first = new SqlLexer(inner, dialect, 0);
+        if (first.next() != SqlLexer.Kind.WORD || !first.isWord(expected)) return null;
+        if (!(dml(inner, dialect, expected) instanceof Dml dml) || !dml.returning().isEmpty()) return null;
+        return dml.inDeltaQuery(items, all, new Dml.DeltaTable(kind, alias));
     }
 
     /** {@code COPY t [(columns)] FROM …} loads rows; {@code COPY t TO …} and {@code COPY (query) TO …} do not. */

@@ -37,13 +37,66 @@ class LockingPlannerTest {
     }
 
     @Test
-    void updateLocksTheRowsOfItsWhereInOneRead() throws Exception {
+    void updateLocksTheRowsOfItsWhereAPageAtATimeUpToTheLastRow() throws Exception {
         UpdatePlan p = update("UPDATE emp SET salary = salary * ? WHERE name = ? AND salary < ?");
-        // One read: pages would each see rows committed after the statement began.
-        assertThat(p.paged()).isFalse();
+        assertThat(p.paged()).isTrue();
         assertThat(p.lockingRead(true).text()).isEqualTo("SELECT `emp`.`id`, `emp`.`salary` FROM emp"
-                + " WHERE (name = ? AND salary < ?) FOR UPDATE");
+                + " WHERE (name = ? AND salary < ?) ORDER BY `emp`.`id` LIMIT 1000 FOR UPDATE");
         assertThat(p.lockingRead(true).parameters()).containsExactly(2, 3);
+        assertThat(p.lastRowRead().text()).isEqualTo("SELECT `emp`.`id` FROM emp WHERE (name = ? AND salary < ?)"
+                + " ORDER BY `emp`.`id` DESC LIMIT 1 FOR UPDATE");
+        assertThat(p.lockingRead(false).text()).isEqualTo("SELECT `emp`.`id`, `emp`.`salary` FROM emp"
+                + " WHERE (name = ? AND salary < ?) AND ((`emp`.`id` > ?)) AND ((`emp`.`id` <= ?))"
+                + " ORDER BY `emp`.`id` LIMIT 1000 FOR UPDATE");
+        assertThat(p.lockingRead(false).parameters()).containsExactly(2, 3, PlannedSql.DRIVER, PlannedSql.DRIVER);
+        assertThat(UpdatePlan.pageValues(List.of(7), List.of(90))).containsExactly(7, 90);
+    }
+
+    @Test
+    void deleteRunsAPageAtATimeUpToTheLastRow() throws Exception {
+        ReturningPlan p = (ReturningPlan) plan(LockingDialect.MARIADB, "DELETE FROM emp WHERE salary < ?", EMP,
+                CaptureSettings.DEFAULT);
+        ReturningPlan.Pages pages = p.pages();
+        assertThat(pages.first().text()).isEqualTo("DELETE FROM emp WHERE (salary < ?) ORDER BY `emp`.`id` LIMIT 1000\n"
+                + "RETURNING `id`, `name`, `salary`, `ts`");
+        assertThat(pages.firstInTransaction().text()).isEqualTo("/*client prepare*/BEGIN NOT ATOMIC\nSAVEPOINT"
+                + " repl_capture_pages;\n" + pages.first().text() + ";\nEND");
+        assertThat(pages.next().text()).isEqualTo("DELETE FROM emp WHERE (salary < ?) AND ((`emp`.`id` > ?)) AND"
+                + " ((`emp`.`id` <= ?)) ORDER BY `emp`.`id` LIMIT 1000\nRETURNING `id`, `name`, `salary`, `ts`");
+        assertThat(pages.next().parameters()).containsExactly(1, PlannedSql.DRIVER, PlannedSql.DRIVER);
+        assertThat(pages.lastRow().text()).isEqualTo("SELECT `emp`.`id` FROM emp WHERE (salary < ?)"
+                + " ORDER BY `emp`.`id` DESC LIMIT 1 FOR UPDATE");
+        ReturningPlan h2 = (ReturningPlan) plan(LockingDialect.H2, "DELETE FROM emp", EMP, CaptureSettings.DEFAULT);
+        assertThat(h2.pages().next().text()).isEqualTo("SELECT \"id\", \"name\", \"salary\", \"ts\" FROM OLD TABLE"
+                + " (DELETE FROM emp WHERE ((\"EMP\".\"id\" <= ?)) FETCH FIRST 1000 ROWS ONLY\n)");
+        assertThat(h2.pages().firstInTransaction()).isNull();
+        for (String whole : List.of("DELETE FROM emp WHERE id = ?", "DELETE FROM emp WHERE name = ? LIMIT 5",
+                "DELETE FROM emp WHERE id IN (SELECT id FROM emp WHERE salary > 1)")) {
+            assertThat(((ReturningPlan) plan(LockingDialect.MARIADB, whole, EMP, CaptureSettings.DEFAULT)).pages()).as(whole).isNull();
+        }
+    }
+
+    @Test
+    void h2QueryOverADeltaTableGetsEveryColumnAfterItsItems() throws Exception {
+        ReturningPlan p = (ReturningPlan) plan(LockingDialect.H2, "SELECT id * 2 AS twice, * FROM FINAL TABLE"
+                + " (INSERT INTO emp (name) VALUES (?)) f", EMP, CaptureSettings.DEFAULT);
+        assertThat(p.sql().text()).isEqualTo("SELECT id * 2 AS twice, *, \"id\", \"name\", \"salary\", \"ts\""
+                + " FROM FINAL TABLE (INSERT INTO emp (name) VALUES (?)\n) f");
+        assertThat(p.applicationColumns()).isEqualTo(5);
+        assertThat(p.sql().parameters()).containsExactly(1);
+        ReturningPlan d = (ReturningPlan) plan(LockingDialect.H2, "SELECT name FROM OLD TABLE (DELETE FROM emp)", EMP,
+                CaptureSettings.DEFAULT);
+        assertThat(d.pages()).isNull();
+        assertThat(d.sql().text()).isEqualTo("SELECT name, \"id\", \"name\", \"salary\", \"ts\" FROM OLD TABLE"
+                + " (DELETE FROM emp\n)");
+    }
+
+    @Test
+    void aSubqueryInTheWhereIsReadInOnePiece() throws Exception {
+        // MariaDB reads the application's subquery against the rows as they were: a page must not see earlier pages
+        UpdatePlan p = update("UPDATE emp SET salary = 0 WHERE salary > (SELECT AVG(salary) FROM emp)");
+        assertThat(p.paged()).isFalse();
+        assertThat(p.lockingRead(true).text()).endsWith("WHERE (salary > (SELECT AVG(salary) FROM emp)) FOR UPDATE");
     }
 
     @Test
@@ -98,7 +151,13 @@ class LockingPlannerTest {
                 CaptureSettings.DEFAULT);
         assertThat(p.update(2).text()).isEqualTo("UPDATE pair SET \"v\" = ? WHERE ((\"PAIR\".\"a\" = ? AND \"PAIR\".\"b\" = ?)"
                 + " OR (\"PAIR\".\"a\" = ? AND \"PAIR\".\"b\" = ?))");
-        assertThat(p.lockingRead(true).text()).endsWith("WHERE (v IS NULL) FOR UPDATE");
+        assertThat(p.lockingRead(true).text()).endsWith("WHERE (v IS NULL) ORDER BY \"PAIR\".\"a\", \"PAIR\".\"b\""
+                + " FETCH FIRST 1000 ROWS ONLY FOR UPDATE");
+        assertThat(p.lockingRead(false).text()).contains("WHERE (v IS NULL) AND ((\"PAIR\".\"a\" > ?) OR (\"PAIR\".\"a\" = ?"
+                + " AND \"PAIR\".\"b\" > ?)) AND ((\"PAIR\".\"a\" < ?) OR (\"PAIR\".\"a\" = ? AND \"PAIR\".\"b\" <= ?))");
+        assertThat(UpdatePlan.pageValues(List.of(1, 2), List.of(8, 9))).containsExactly(1, 1, 2, 8, 8, 9);
+        assertThat(p.lastRowRead().text()).endsWith("ORDER BY \"PAIR\".\"a\" DESC, \"PAIR\".\"b\" DESC"
+                + " FETCH FIRST 1 ROWS ONLY FOR UPDATE");
     }
 
     @Test
@@ -162,9 +221,37 @@ class LockingPlannerTest {
     }
 
     @Test
+    void upsertCopiesOldValuesInItsFirstAssignmentAndReturnsThem() throws Exception {
+        UpsertPlan p = (UpsertPlan) plan(LockingDialect.MARIADB, "INSERT INTO emp (id, name) VALUES (?, 'a')"
+                + " ON DUPLICATE KEY UPDATE name = CONCAT(name, ?) ;", EMP, CaptureSettings.DEFAULT);
+        assertThat(p.inTransaction().text()).isEqualTo("/*client prepare*/BEGIN NOT ATOMIC\n"
+                + "SET @repl_n = 0, @repl_o1 = CAST(NULL AS SIGNED), @repl_o2 = CAST(NULL AS CHAR CHARACTER SET utf8mb4);\n"
+                + "INSERT INTO emp (id, name) VALUES (?, 'a') ON DUPLICATE KEY UPDATE `emp`.`id` = IF(ISNULL(@repl_n :="
+                + " @repl_n + 1) + ISNULL(@repl_o1 := `emp`.`id`) + ISNULL(@repl_o2 := CONVERT(`emp`.`name` USING utf8mb4))"
+                + " >= 0, `emp`.`id`, `emp`.`id`), name = CONCAT(name, ?)\n"
+                + "RETURNING `id`, `name`, `salary`, `ts`, @repl_n, CAST(@repl_o1 AS SIGNED),"
+                + " CAST(@repl_o2 AS CHAR CHARACTER SET utf8mb4);\nEND");
+        assertThat(p.inTransaction().parameters()).containsExactly(1, 2);
+        assertThat(p.beginning().text()).startsWith("/*client prepare*/BEGIN NOT ATOMIC\nSTART TRANSACTION;\nSET @repl_n = 0");
+        assertThat(p.oldColumns()).containsExactly("id", "name");
+        assertThat(p.updateLogged().changeVector()).containsExactly("name");
+        assertThat(p.logged().changeVector()).containsExactly("id", "name");
+        assertThatThrownBy(() -> plan(LockingDialect.H2, "INSERT INTO emp (id, name) VALUES (1, 'a')"
+                + " ON DUPLICATE KEY UPDATE name = 'b'", EMP, CaptureSettings.DEFAULT)).isInstanceOf(CaptureException.class);
+        UpsertPlan ts = (UpsertPlan) plan(LockingDialect.MARIADB, "INSERT INTO emp (id, name) VALUES (?, 'a')"
+                + " ON DUPLICATE KEY UPDATE name = ?", EMP, TS);
+        assertThat(ts.inTransaction().text()).contains("INSERT INTO emp (`id`, `name`, `ts`) VALUES (?, 'a', NOW(6))"
+                + " ON DUPLICATE KEY UPDATE `emp`.`id` = IF(")
+                .contains(" `emp`.`id`, `emp`.`id`), `name` = ?, `ts` = CASE WHEN `emp`.`ts` IS NULL OR `emp`.`ts` < NOW(6)"
+                        + " THEN NOW(6) ELSE `emp`.`ts` + INTERVAL 1 MICROSECOND END\nRETURNING ");
+        assertThat(ts.inTransaction().parameters()).containsExactly(1, 2);
+        assertThat(ts.updateLogged().changeVector()).containsExactly("name", "ts");
+    }
+
+    @Test
     void whatCannotBeCapturedExactlyIsRefused() {
-        for (String sql : List.of("INSERT INTO emp (id, name) VALUES (1, 'a') ON DUPLICATE KEY UPDATE name = 'b'",
-                "UPDATE IGNORE emp SET id = 1", "DELETE FROM emp WHERE id = 1 RETURNING id")) {
+        for (String sql : List.of("UPDATE IGNORE emp SET id = 1", "UPDATE emp SET name = 'x' RETURNING id",
+                "INSERT INTO emp (id) VALUES (1) ON DUPLICATE KEY UPDATE name = 'b' RETURNING id")) {
             assertThatThrownBy(() -> plan(LockingDialect.MARIADB, sql, EMP, CaptureSettings.DEFAULT))
                     .as(sql).isInstanceOf(CaptureException.class).hasMessageContaining("repl.unsupported")
                     .extracting(e -> ((CaptureException) e).getSQLState()).isEqualTo("0A000");

@@ -163,7 +163,28 @@ class OpaqueAnalysisTest {
         assertThat(o.tablesNamed()).containsExactly(table("t"));
         assertThat(names(opaque("SELECT * FROM NEW TABLE (INSERT INTO hr.emp (id) VALUES (?))", Dialect.H2)))
                 .containsExactly("hr.emp");
-        assertThat(names(opaque("SELECT * FROM OLD TABLE (DELETE FROM t)", Dialect.H2))).containsExactly("t");
+        assertThat(names(opaque("SELECT * FROM OLD TABLE (DELETE FROM t) WHERE id > 1", Dialect.H2))).containsExactly("t");
+        assertThat(names(opaque("SELECT COUNT(*) FROM OLD TABLE (DELETE FROM t) x JOIN u ON u.id = x.id", Dialect.H2)))
+                .containsExactly("t");
+        assertThat(names(opaque("SELECT id + ? FROM FINAL TABLE (INSERT INTO t (id) VALUES (1))", Dialect.H2)))
+                .containsExactly("t");
+        assertThat(names(opaque("SELECT * FROM OLD TABLE (INSERT INTO t (id) VALUES (1))", Dialect.H2))).containsExactly("t");
+    }
+
+    /** The simple query over an INSERT's FINAL or a DELETE's OLD table: the statement, with the select list as its RETURNING. */
+    @Test
+    void h2QueriesOverAnInsertsFinalOrADeletesOldTableAreThatStatement() {
+        Dml d = (Dml) SqlClassifier.analyze("SELECT id, name || '!' AS n FROM FINAL TABLE (INSERT INTO hr.emp (id, name)"
+                + " VALUES (?, ?)) AS f;", Dialect.H2);
+        assertThat(d.command()).isEqualTo(io.jdbcrepl.lcr.CommandType.INSERT);
+        assertThat(d.sql()).isEqualTo("INSERT INTO hr.emp (id, name) VALUES (?, ?)");
+        assertThat(d.returningTexts()).containsExactly("id", "name || '!' AS n");
+        assertThat(d.delta()).isEqualTo(new Dml.DeltaTable("FINAL", "AS f"));
+        assertThat(d.parameterCount()).isEqualTo(2);
+        Dml del = (Dml) SqlClassifier.analyze("SELECT * FROM OLD TABLE (DELETE FROM t WHERE a = ?)", Dialect.H2);
+        assertThat(del.returningAll()).isTrue();
+        assertThat(del.delta().alias()).isEmpty();
+        assertThat(del.whereText()).isEqualTo("a = ?");
     }
 
     @ParameterizedTest

@@ -10,7 +10,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.sql.Statement;
@@ -48,7 +47,7 @@ class LockingCaptureIT {
             ps.setString(3, "bob");
             ps.setNull(4, java.sql.Types.DECIMAL);
             seen.add("insert " + ps.executeUpdate());
-            seen.add("keys " + keys(ps.getGeneratedKeys()));
+            seen.add("keys " + LockingLog.keys(ps.getGeneratedKeys()));
         }
         try (PreparedStatement ps = c.prepareStatement("UPDATE emp SET salary = salary + ? WHERE name = ?")) {
             ps.setInt(1, 10);
@@ -76,40 +75,19 @@ class LockingCaptureIT {
                 ps.addBatch();
             }
             seen.add("batch with keys " + java.util.Arrays.toString(ps.executeBatch()));
-            seen.add("keys " + keys(ps.getGeneratedKeys()));
+            seen.add("keys " + LockingLog.keys(ps.getGeneratedKeys()));
         }
         return seen;
-    }
-
-    private static String keys(ResultSet rs) throws SQLException {
-        List<String> out = new java.util.ArrayList<>();
-        int n = rs.getMetaData().getColumnCount();
-        for (int i = 1; i <= n; i++) out.add(rs.getMetaData().getColumnLabel(i));
-        while (rs.next()) for (int i = 1; i <= n; i++) out.add(rs.getString(i));
-        rs.close();
-        return out.toString();
     }
 
     @ParameterizedTest
     @EnumSource(value = Vendor.class, names = {"MARIADB", "H2"})
     void exactLcrsAndSameResultsAsTheRawDriver(Vendor vendor) throws Exception {
-        TestDatabase rawDb = databases.create(vendor, "lk_raw");
-        TestDatabase replDb = databases.create(vendor, "lk_repl");
-        List<String> rawSeen;
-        try (Connection raw = rawDb.openRaw()) {
-            raw.createStatement().execute(ddl(vendor));
-            rawSeen = script(raw);
-        }
-        List<String> replSeen;
-        try (Connection raw = replDb.openRaw()) {
-            raw.createStatement().execute(ddl(vendor));
-        }
-        try (Connection repl = LockingLog.repl(replDb)) {
-            replSeen = script(repl);
-        }
-        assertThat(replSeen).isEqualTo(rawSeen);
+        LockingLog.RawAndRepl<List<String>> run = LockingLog.rawAndRepl(databases, vendor, "lk", Map.of(),
+                LockingCaptureIT::script, ddl(vendor));
+        assertThat(run.repl()).isEqualTo(run.raw());
         String all = "SELECT * FROM emp ORDER BY id";
-        try (Connection a = rawDb.openRaw(); Connection b = replDb.openRaw()) {
+        try (Connection a = run.rawDb().openRaw(); Connection b = run.replDb().openRaw()) {
             assertThat(rows(b, all)).isEqualTo(rows(a, all));
             String t = table(vendor, "emp");
             String id = table(vendor, "id");
@@ -209,6 +187,61 @@ class LockingCaptureIT {
             assertThat(count(raw, "SELECT COUNT(*) FROM " + table(vendor, "repl_log"))).isEqualTo(1250);
             assertThat(count(raw, "SELECT COUNT(DISTINCT old_values) FROM " + table(vendor, "repl_log"))).isEqualTo(1250);
             assertThat(count(raw, "SELECT COUNT(*) FROM emp WHERE salary = 2")).isEqualTo(1250);
+        }
+        try (Connection c = LockingLog.repl(db)) {
+            // pages of a thousand rows, in a transaction and in auto-commit mode
+            c.setAutoCommit(false);
+            assertThat(c.createStatement().executeUpdate("DELETE FROM emp WHERE salary = 2")).isEqualTo(1250);
+            c.commit();
+            c.setAutoCommit(true);
+            assertThat(c.createStatement().executeUpdate("DELETE FROM emp WHERE id > 10")).isEqualTo(1245);
+        }
+        try (Connection raw = db.openRaw()) {
+            String log = table(vendor, "repl_log");
+            assertThat(count(raw, "SELECT COUNT(*) FROM " + log + " WHERE command_type = 'DELETE'")).isEqualTo(2495);
+            assertThat(count(raw, "SELECT COUNT(DISTINCT old_values) FROM " + log + " WHERE command_type = 'DELETE'"))
+                    .isEqualTo(2495);
+            assertThat(rows(raw, "SELECT id FROM emp ORDER BY id")).containsExactly("1", "3", "5", "7", "9");
+        }
+    }
+
+    /**
+     * A statement that fails on its second page (a CHECK constraint for the UPDATE, a foreign key
+     * for the DELETE) changes and logs nothing, as one statement would, and the transaction goes on.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Vendor.class, names = {"MARIADB", "H2"})
+    void aStatementFailingOnALaterPageLeavesNothing(Vendor vendor) throws Exception {
+        TestDatabase db = databases.create(vendor, "lk_pagefail");
+        try (Connection raw = db.openRaw(); Statement s = raw.createStatement()) {
+            s.execute("CREATE TABLE parent (id INT PRIMARY KEY, v INT NOT NULL, CHECK (v < 10))");
+            s.execute("CREATE TABLE child (id INT PRIMARY KEY, pid INT NOT NULL, FOREIGN KEY (pid) REFERENCES parent (id))");
+            try (PreparedStatement ps = raw.prepareStatement("INSERT INTO parent VALUES (?, ?)")) {
+                for (int i = 1; i <= 2500; i++) {
+                    ps.setInt(1, i);
+                    ps.setInt(2, i == 1500 ? 9 : 0);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+            s.execute("INSERT INTO child VALUES (1, 1600)");
+        }
+        try (Connection c = LockingLog.repl(db); Statement s = c.createStatement()) {
+            c.setAutoCommit(false);
+            s.executeUpdate("UPDATE parent SET v = 1 WHERE id = 1");
+            assertThatThrownBy(() -> s.executeUpdate("UPDATE parent SET v = v + 1 WHERE v >= 0")).isInstanceOf(SQLException.class);
+            assertThatThrownBy(() -> s.executeUpdate("DELETE FROM parent WHERE id > 1")).isInstanceOf(SQLException.class);
+            s.executeUpdate("UPDATE parent SET v = 2 WHERE id = 2");
+            c.commit();
+            c.setAutoCommit(true);
+            assertThatThrownBy(() -> s.executeUpdate("DELETE FROM parent WHERE id > 1")).isInstanceOf(SQLException.class);
+            assertThatThrownBy(() -> s.executeUpdate("UPDATE parent SET v = v + 1 WHERE v >= 0")).isInstanceOf(SQLException.class);
+        }
+        try (Connection raw = db.openRaw()) {
+            String log = table(vendor, "repl_log");
+            assertThat(count(raw, "SELECT COUNT(*) FROM " + log)).isEqualTo(2);
+            assertThat(count(raw, "SELECT COUNT(*) FROM parent")).isEqualTo(2500);
+            assertThat(count(raw, "SELECT SUM(v) FROM parent")).isEqualTo(12);
         }
     }
 

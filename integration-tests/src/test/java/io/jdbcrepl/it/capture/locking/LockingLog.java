@@ -1,6 +1,7 @@
 package io.jdbcrepl.it.capture.locking;
 
 import io.jdbcrepl.it.support.TestDatabase;
+import io.jdbcrepl.it.support.TestDatabases;
 import io.jdbcrepl.it.support.Vendor;
 
 import java.sql.Connection;
@@ -71,7 +72,54 @@ final class LockingLog {
         return out;
     }
 
+    /** Generated keys as text: the column labels, then the values row by row; closes the result. */
+    static String keys(ResultSet rs) throws SQLException {
+        List<String> out = new ArrayList<>();
+        int n = rs.getMetaData().getColumnCount();
+        for (int i = 1; i <= n; i++) out.add(rs.getMetaData().getColumnLabel(i));
+        while (rs.next()) for (int i = 1; i <= n; i++) out.add(rs.getString(i));
+        rs.close();
+        return out.toString();
+    }
+
     static Connection repl(TestDatabase db) throws SQLException {
         return db.openRepl(nodeProperties("n1"));
+    }
+
+    /** What a scenario returns of what the application saw. */
+    @FunctionalInterface
+    interface Script<T> {
+        T run(Connection c) throws Exception;
+    }
+
+    /** A scenario's results through the raw driver on {@code rawDb} and through jdbc:repl: on {@code replDb}. */
+    record RawAndRepl<T>(TestDatabase rawDb, TestDatabase replDb, T raw, T repl) {
+    }
+
+    /**
+     * Runs {@code script} on two new databases made by {@code ddl}: through the raw driver on one,
+     * through jdbc:repl: with repl.node=n1 on the other, {@code parameters} in both URLs.
+     */
+    static <T> RawAndRepl<T> rawAndRepl(TestDatabases databases, Vendor vendor, String label,
+            Map<String, String> parameters, Script<T> script, String... ddl) throws Exception {
+        TestDatabase rawDb = databases.create(vendor, label + "_raw");
+        TestDatabase replDb = databases.create(vendor, label + "_repl");
+        for (TestDatabase db : List.of(rawDb, replDb)) {
+            try (Connection c = db.openRaw(); Statement s = c.createStatement()) {
+                for (String d : ddl) s.execute(d);
+            }
+        }
+        T raw;
+        try (Connection c = java.sql.DriverManager.getConnection(TestDatabase.withQuery(rawDb.rawUrl(), parameters),
+                rawDb.credentials())) {
+            raw = script.run(c);
+        }
+        Map<String, String> repl = new java.util.LinkedHashMap<>(parameters);
+        repl.put("repl.node", "n1");
+        T seen;
+        try (Connection c = replDb.openRepl(repl)) {
+            seen = script.run(c);
+        }
+        return new RawAndRepl<>(rawDb, replDb, raw, seen);
     }
 }
