@@ -34,6 +34,9 @@ import java.util.stream.Collectors;
  */
 public final class ConflictResolver {
 
+    /** In the message of every RECORD handler's error queue entry, before the handlers' names; readers tell those entries from failed transactions by it. */
+    public static final String RECORDED_BY = " recorded by ";
+
     private final TableSettings table;
     private final List<HandlerDefinition> handlers;
 
@@ -233,7 +236,7 @@ public final class ConflictResolver {
         });
         List<RecordEntry> records = recording.isEmpty() ? List.of()
                 : List.of(new RecordEntry(lcr, recording, conflictText(lcr, conflict)
-                        + " recorded by " + String.join(", ", recording)));
+                        + RECORDED_BY + String.join(", ", recording)));
         // "INSERT/ROW_EXISTS: ... OVERWRITE (the insert becomes an update of the existing row)"
         if (changes.isEmpty()) {
             return decided(Action.DISCARD, new RowImage(), new RowImage(), tried, records, outcomes, conflict, lcr);
@@ -413,7 +416,7 @@ public final class ConflictResolver {
     }
 
     private RecordEntry record(RowLcr lcr, Conflict conflict, HandlerDefinition h) {
-        return new RecordEntry(lcr, List.of(h.name()), conflictText(lcr, conflict) + " recorded by " + h.name());
+        return new RecordEntry(lcr, List.of(h.name()), conflictText(lcr, conflict) + RECORDED_BY + h.name());
     }
 
     private Resolution decided(Action action, RowImage key, RowImage values, List<String> tried,

@@ -70,10 +70,13 @@ final class DemoCluster implements AutoCloseable {
 
     private final List<DemoNode> nodes;
     private final boolean embedded;
+    /** Per node, the plain connection the report reads by (the progress line reads every second); opened on first use. */
+    private final Connection[] readers;
 
     private DemoCluster(List<DemoNode> nodes, boolean embedded) {
         this.nodes = nodes;
         this.embedded = embedded;
+        this.readers = new Connection[nodes.size()];
     }
 
     /** {@code count} in-memory H2 databases, named apart per run so that runs in one JVM never meet. */
@@ -160,6 +163,12 @@ final class DemoCluster implements AutoCloseable {
     Connection openRaw(int i) throws SQLException {
         DemoNode node = nodes.get(i);
         return DriverManager.getConnection(node.rawUrl(), node.credentials());
+    }
+
+    /** Node i's reporting connection (auto-commit, one thread: the demo's own); closed with the cluster. */
+    Connection reader(int i) throws SQLException {
+        if (readers[i] == null || readers[i].isClosed()) readers[i] = openRaw(i);
+        return readers[i];
     }
 
     ReplAdmin admin(int i) throws SQLException {
@@ -257,6 +266,13 @@ final class DemoCluster implements AutoCloseable {
     /** Stops the nodes' inbound servers in this JVM, then frees the embedded databases. */
     @Override
     public void close() {
+        for (Connection c : readers) {
+            try {
+                if (c != null) c.close();
+            } catch (SQLException ignored) {
+                // only reads were made on it
+            }
+        }
         for (int i = 0; i < nodes.size(); i++) {
             try {
                 admin(i).stopApply();

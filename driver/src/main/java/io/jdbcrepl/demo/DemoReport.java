@@ -1,5 +1,6 @@
 package io.jdbcrepl.demo;
 
+import io.jdbcrepl.conflict.ConflictResolver;
 import io.jdbcrepl.verify.TableVerifier;
 
 import java.sql.Connection;
@@ -43,37 +44,32 @@ final class DemoReport {
         long[] conflict = new long[cluster.size()];
         long[] error = new long[cluster.size()];
         for (int i = 0; i < cluster.size(); i++) {
-            try (Connection c = cluster.openRaw(i)) {
-                conflict[i] = single(c, "SELECT COALESCE(MAX(id), 0) FROM repl_conflict");
-                error[i] = single(c, "SELECT COALESCE(MAX(id), 0) FROM repl_error");
-            }
+            Connection c = cluster.reader(i);
+            conflict[i] = single(c, "SELECT COALESCE(MAX(id), 0) FROM repl_conflict");
+            error[i] = single(c, "SELECT COALESCE(MAX(id), 0) FROM repl_error");
         }
         return new Baseline(conflict, error);
     }
 
     /** Conflicts detected on node i since the baseline. */
     static long conflicts(DemoCluster cluster, Baseline base, int i) throws SQLException {
-        try (Connection c = cluster.openRaw(i)) {
-            return single(c, "SELECT COUNT(*) FROM repl_conflict WHERE id > " + base.conflict()[i]);
-        }
+        return single(cluster.reader(i), "SELECT COUNT(*) FROM repl_conflict WHERE id > " + base.conflict()[i]);
     }
 
     /** Error queue entries made on node i since the baseline. */
     static long errors(DemoCluster cluster, Baseline base, int i) throws SQLException {
-        try (Connection c = cluster.openRaw(i)) {
-            return single(c, "SELECT COUNT(*) FROM repl_error WHERE id > " + base.error()[i]);
-        }
+        return single(cluster.reader(i), "SELECT COUNT(*) FROM repl_error WHERE id > " + base.error()[i]);
     }
 
     /** Error queue entries of node i since the baseline that are not a RECORD handler's: failed transactions. */
     static List<String> failedTransactions(DemoCluster cluster, Baseline base, int i) throws SQLException {
         List<String> out = new ArrayList<>();
-        try (Connection c = cluster.openRaw(i); Statement s = c.createStatement();
+        try (Statement s = cluster.reader(i).createStatement();
                 ResultSet rs = s.executeQuery("SELECT source_database, source_transaction_id, error_code, error_message"
                         + " FROM repl_error WHERE id > " + base.error()[i] + " ORDER BY id")) {
             while (rs.next()) {
                 String message = rs.getString(4);
-                if (message != null && message.contains(RECORDED_BY)) continue;
+                if (message != null && message.contains(ConflictResolver.RECORDED_BY)) continue;
                 out.add("from " + rs.getString(1) + " transaction " + rs.getString(2) + ": " + rs.getString(3)
                         + " " + message);
             }
@@ -81,14 +77,11 @@ final class DemoReport {
         return out;
     }
 
-    /** What the message of a RECORD handler's entry says (ConflictResolver writes it): "… recorded by <handler>". */
-    static final String RECORDED_BY = " recorded by ";
-
     /** The conflict table, summed over the nodes, in a stable order. */
     static List<ConflictLine> conflictLines(DemoCluster cluster, Baseline base) throws SQLException {
         Map<String, ConflictLine> lines = new LinkedHashMap<>();
         for (int i = 0; i < cluster.size(); i++) {
-            try (Connection c = cluster.openRaw(i); PreparedStatement ps = c.prepareStatement(
+            try (PreparedStatement ps = cluster.reader(i).prepareStatement(
                     "SELECT table_name, conflict_kind, operation, conflict_type, handler_name, handler_type, outcome,"
                             + " COUNT(*) FROM repl_conflict WHERE id > ? GROUP BY table_name, conflict_kind, operation,"
                             + " conflict_type, handler_name, handler_type, outcome"
@@ -146,14 +139,12 @@ final class DemoReport {
 
     /** The sum of all counters on node i. */
     static long counterTotal(DemoCluster cluster, int i) throws SQLException {
-        try (Connection c = cluster.openRaw(i)) {
-            return single(c, "SELECT COALESCE(SUM(hits), 0) FROM demo_counters");
-        }
+        return single(cluster.reader(i), "SELECT COALESCE(SUM(hits), 0) FROM demo_counters");
     }
 
     /** The seed employee's salary on node i, as plain text (4400, 5000). */
     static String seedSalary(DemoCluster cluster, int i) throws SQLException {
-        try (Connection c = cluster.openRaw(i); Statement s = c.createStatement();
+        try (Statement s = cluster.reader(i).createStatement();
                 ResultSet rs = s.executeQuery("SELECT salary FROM demo_employees WHERE employee_id = "
                         + DemoCluster.SEED_EMPLOYEE)) {
             return rs.next() ? rs.getBigDecimal(1).stripTrailingZeros().toPlainString() : "missing";
