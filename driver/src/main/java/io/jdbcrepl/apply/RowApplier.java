@@ -432,9 +432,21 @@ final class RowApplier implements AutoCloseable {
         return plan(lcr, true);
     }
 
-    /** @param compare whether the statement also matches the LCR's compared old values (else the key alone) */
+    /**
+     * @param compare whether the statement also matches the LCR's compared old values (else the key alone)
+     * An LCR naming a column the table's metadata lacks reads the metadata again, once: the column may
+     * have been added here since (DDL is not replicated; every node changes its own tables).
+     */
     private Plan plan(RowLcr lcr, boolean compare) throws SQLException {
-        TableMap.LocalTable t = tables.resolve(lcr.objectOwner(), lcr.objectName());
+        try {
+            return plan(tables.resolve(lcr.objectOwner(), lcr.objectName()), lcr, compare);
+        } catch (UnknownColumn stale) {
+            tables.forget(lcr.objectOwner(), lcr.objectName());
+            return plan(tables.resolve(lcr.objectOwner(), lcr.objectName()), lcr, compare);
+        }
+    }
+
+    private Plan plan(TableMap.LocalTable t, RowLcr lcr, boolean compare) throws SQLException {
         List<TypedValue> values = new ArrayList<>();
         List<ValueType> types = new ArrayList<>();
         StringBuilder shape = new StringBuilder(t.sql()).append('|').append(lcr.commandType());
@@ -522,11 +534,18 @@ final class RowApplier implements AutoCloseable {
         return out;
     }
 
+    /** An LCR names a column the destination table does not have (as far as its metadata says). */
+    static final class UnknownColumn extends SQLException {
+        UnknownColumn(String message) {
+            super(message, "42703");
+        }
+    }
+
     private static String storedColumn(TableMap.LocalTable t, String source) throws SQLException {
         String stored = t.column(source);
         if (stored == null) {
-            throw new SQLException("Table " + t.info().qualifiedName() + " has no column " + source + " (its columns: "
-                    + t.info().columns().stream().map(ColumnInfo::name).toList() + ")", "42703");
+            throw new UnknownColumn("Table " + t.info().qualifiedName() + " has no column " + source + " (its columns: "
+                    + t.info().columns().stream().map(ColumnInfo::name).toList() + ")");
         }
         return stored;
     }

@@ -22,7 +22,7 @@ import java.util.Set;
  * Where a source's tables are at the destination: a table in the source's driver schema (where its
  * {@code repl_log} lives) maps to the destination's driver schema, any other schema keeps its name;
  * names match exactly, else case-insensitively (H2 folds to upper case, PostgreSQL to lower).
- * Metadata is read once per applier.
+ * Metadata is read once per applier, and again for a table when an LCR names a column it lacks.
  */
 final class TableMap {
 
@@ -74,6 +74,11 @@ final class TableMap {
         out.add(name.toLowerCase(Locale.ROOT));
         out.add(name.toUpperCase(Locale.ROOT));
         return new ArrayList<>(out);
+    }
+
+    /** Reads the table's metadata again at the next {@link #resolve}. */
+    void forget(String schema, String table) {
+        tables.remove(schema + "\u0000" + table);
     }
 
     /** The destination table of a source table. */

@@ -82,7 +82,7 @@ public final class CaptureSession implements ConnectionInterceptor {
     @Override
     public StatementInterceptor onStatement(String sql, StatementKind kind) throws SQLException {
         if (transaction != null && transaction.active()) endsTransaction(sql);
-        if (!SqlClassifier.mayChangeRows(sql)) return null;
+        if (!SqlClassifier.mayChangeRows(sql)) return SqlClassifier.changesSchema(sql) ? schemaChange : null;
         Object decision = decide(sql);
         if (decision instanceof Capture capture) {
             return new PostgresStatementCapture(capture.plan(), capture.dml(), capture.table(), postgres, node, this);
@@ -154,8 +154,32 @@ public final class CaptureSession implements ConnectionInterceptor {
         if (transaction != null) transaction.beforeCommit(connection);
     }
 
+    /**
+     * DDL that may change a table's columns: the node's metadata and plans are forgotten after it
+     * runs, and again when its transaction ends (PostgreSQL's DDL is transactional: a connection
+     * that reloads in between still reads the old columns).
+     */
+    private final StatementInterceptor schemaChange = this::runSchemaChange;
+    private boolean schemaChangedInTransaction;
+
+    private Object runSchemaChange(io.jdbcrepl.intercept.Execution execution) throws SQLException {
+        try {
+            return execution.proceed();
+        } finally {
+            schemaChangedInTransaction = true;
+            node.forgetTables();
+        }
+    }
+
+    private void forgetTablesIfSchemaChanged() {
+        if (!schemaChangedInTransaction) return;
+        schemaChangedInTransaction = false;
+        node.forgetTables();
+    }
+
     @Override
     public void afterCommit() {
+        forgetTablesIfSchemaChanged();
         boolean captured = capturedInTransaction || (transaction != null && transaction.active());
         capturedInTransaction = false;
         if (transaction != null) transaction.forget();
@@ -164,6 +188,7 @@ public final class CaptureSession implements ConnectionInterceptor {
 
     @Override
     public void afterRollback() {
+        forgetTablesIfSchemaChanged();
         capturedInTransaction = false;
         if (transaction != null) transaction.forget();
     }
@@ -214,12 +239,28 @@ public final class CaptureSession implements ConnectionInterceptor {
         Optional<TableInfo> info = node.table(raw, targetSchema, table);
         if (info.isEmpty()) return NO_SUCH_TABLE; // the database reports it as usual
         try {
-            if (locking != null) return new LockingCapture(locking.plan(dml, info.get(), node.settings(info.get())));
-            dml = withQueryColumns(dml, info.get());
-            return new Capture(dml, info.get(), postgres.plan(dml, info.get(), node.settings(info.get())));
-        } catch (CaptureException e) {
-            return unsupported(e.getMessage(), sql);
+            return plan(dml, info.get());
+        } catch (CaptureException | IllegalArgumentException e) {
+            // the metadata may predate DDL made past the driver (a column added elsewhere): read it once more
+            node.forgetTable(targetSchema, table);
+            info = node.table(raw, targetSchema, table);
+            if (info.isEmpty()) return NO_SUCH_TABLE;
+            try {
+                return plan(dml, info.get());
+            } catch (CaptureException again) {
+                return unsupported(again.getMessage(), sql);
+            } catch (IllegalArgumentException unknownColumn) {
+                // as the database would refuse it, before anything runs
+                throw new SQLException(unknownColumn.getMessage() + ": " + sql, "42703");
+            }
         }
+    }
+
+    /** A capture plan; IllegalArgumentException when the statement names a column the table lacks. */
+    private Object plan(Dml dml, TableInfo info) throws SQLException {
+        if (locking != null) return new LockingCapture(locking.plan(dml, info, node.settings(info)));
+        dml = withQueryColumns(dml, info);
+        return new Capture(dml, info, postgres.plan(dml, info, node.settings(info)));
     }
 
     /**

@@ -73,7 +73,10 @@ public final class Node {
         String key = config.node().orElseThrow() + "\u0000" + config.delegateUrl() + "\u0000" + schema;
         synchronized (NODES) {
             Node node = NODES.get(key);
-            if (node != null && node.config.replProperties().equals(config.replProperties())) return node;
+            if (node != null && node.config.replProperties().equals(config.replProperties()) && node.logExists(raw)) {
+                return node;
+            }
+            if (node != null && node.notifier != null) node.notifier.close();
             // SPEC 5.4: a custom handler class that cannot be instantiated fails connect (22023)
             ClassLoader context = Thread.currentThread().getContextClassLoader();
             CustomHandlers.load(config.dmlHandlers(), context != null ? context : Node.class.getClassLoader());
@@ -82,6 +85,20 @@ public final class Node {
             new ApplySchema(dialect, node.changeLog).install(raw, config.install());
             NODES.put(key, node);
             return node;
+        }
+    }
+
+    /**
+     * Whether this node's change log is still in the database: an in-memory H2 database vanishes
+     * with its last connection, and a test may drop and create a database under the same URL; the
+     * node's tables and metadata are then made again. One cheap query per new physical connection.
+     */
+    private boolean logExists(Connection raw) {
+        try (java.sql.Statement s = raw.createStatement()) {
+            s.executeQuery("SELECT 1 FROM " + changeLog.table("repl_log") + " WHERE 1 = 0").close();
+            return true;
+        } catch (SQLException gone) {
+            return false;
         }
     }
 
@@ -178,6 +195,11 @@ public final class Node {
         settings(loaded.get()); // fails now on unknown columns in log groups or timestamps
         tables.put(key, loaded);
         return loaded;
+    }
+
+    /** Forgets one table's metadata (its plans stay: they are checked again by the database). */
+    public void forgetTable(String schema, String table) {
+        tables.remove(schema + "\u0000" + table);
     }
 
     /** Forgets table metadata, after DDL the driver saw. */

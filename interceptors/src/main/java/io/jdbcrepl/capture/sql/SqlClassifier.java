@@ -42,6 +42,24 @@ public final class SqlClassifier {
                 && startsChangingStatement(sql, firstSignificant(sql, ANY_LINE_COMMENT | SqlLexer.NESTED));
     }
 
+    /** First keywords of DDL that may change a table's columns or key, or drop it. */
+    private static final String[] CHANGES_SCHEMA = {"ALTER", "DROP", "RENAME"};
+
+    /**
+     * Whether {@code sql} may change the columns or key of a table, or drop one (ALTER, DROP,
+     * RENAME), so that table metadata read before it is stale. Cheap, like {@link #mayChangeRows}.
+     */
+    public static boolean changesSchema(String sql) {
+        if (sql == null) return false;
+        int p = firstSignificant(sql, ANY_LINE_COMMENT);
+        if (p < 0 || p == sql.length()) return false;
+        int end = SqlLexer.wordEnd(sql, p);
+        for (String keyword : CHANGES_SCHEMA) {
+            if (keyword.length() == end - p && sql.regionMatches(true, p, keyword, 0, end - p)) return true;
+        }
+        return false;
+    }
+
     /** Whether only blanks, comments and more semicolons follow the semicolon at {@code p}. */
     private static boolean onlyBlankAfter(String sql, int p) {
         while (p >= 0 && p < sql.length() && sql.charAt(p) == ';') {
