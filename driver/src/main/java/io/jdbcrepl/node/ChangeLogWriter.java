@@ -86,19 +86,13 @@ final class ChangeLogWriter {
      * sql_mode (NO_BACKSLASH_ESCAPES) and character set: nothing in it needs escaping.
      */
     static String literal(String value) {
-        StringBuilder out = new StringBuilder();
-        appendLiteral(out, value);
-        return out.toString();
+        return appendLiteral(new StringBuilder(), value).toString();
     }
 
-    private static void appendLiteral(StringBuilder sql, String value) {
-        if (value == null) {
-            sql.append("NULL");
-            return;
-        }
+    private static StringBuilder appendLiteral(StringBuilder sql, String value) {
+        if (value == null) return sql.append("NULL");
         sql.append("_utf8mb4 X'");
-        HEX.formatHex(sql, value.getBytes(StandardCharsets.UTF_8));
-        sql.append('\'');
+        return HEX.formatHex(sql, value.getBytes(StandardCharsets.UTF_8)).append('\'');
     }
 
     private static final HexFormat HEX = HexFormat.of();

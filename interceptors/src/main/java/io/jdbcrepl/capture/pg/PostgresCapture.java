@@ -28,7 +28,7 @@ import java.util.Map;
  *
  * <pre>
  * WITH repl_changed AS (
- *   UPDATE t SET … FROM (SELECT t.k AS repl_o1, … FROM t WHERE … FOR UPDATE OF t) AS repl_old
+ *   UPDATE t SET … FROM (SELECT t.k AS repl_o1, … FROM t WHERE … FOR [NO KEY] UPDATE OF t) AS repl_old
  *   WHERE t.k = repl_old.repl_o1 RETURNING t.*, repl_old.*)
  * INSERT INTO repl_log (…) SELECT …, json_build_object(…), … FROM repl_changed
  * </pre>
@@ -380,7 +380,10 @@ public final class PostgresCapture {
         if (dml.target().alias() != null) locked.append(" AS ").append(ref);
         if (!dml.fromRelations().isEmpty()) locked.append(", ").append(dml.from().text());
         if (dml.where() != null) locked.append(" WHERE ").append(dml.where().text());
-        locked.append(" FOR UPDATE OF ").append(ref);
+        // The lock the UPDATE itself would take: FOR UPDATE only when it may change a key column.
+        // A stronger one would also block other transactions' foreign-key checks on the row.
+        boolean keyStrength = assigned.stream().anyMatch(table::mayBeLockKey) || (ts != null && table.mayBeLockKey(ts));
+        locked.append(keyStrength ? " FOR UPDATE OF " : " FOR NO KEY UPDATE OF ").append(ref);
 
         StringBuilder change = new StringBuilder("UPDATE ").append(only(dml)).append(dml.target().sqlText());
         if (dml.target().alias() != null) change.append(" AS ").append(ref);
