@@ -57,6 +57,11 @@ class PostgresCaptureTest {
         assertThat(CAPTURE.plan(dml("UPDATE item SET id = id + 1"), indexed, CaptureSettings.DEFAULT).sql())
                 .contains(" FOR UPDATE OF item)");
         assertThat(plan("UPDATE item SET qty = ? WHERE id = ?")).contains(" FOR UPDATE OF item)");
+        // ON CONFLICT DO UPDATE: its rows are locked first, as strongly as its update would lock them.
+        assertThat(CAPTURE.plan(dml("INSERT INTO item (id, name, qty) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE"
+                + " SET qty = EXCLUDED.qty"), indexed, CaptureSettings.DEFAULT).sql()).contains(" FOR NO KEY UPDATE OF item)");
+        assertThat(CAPTURE.plan(dml("INSERT INTO item (id, name, qty) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE"
+                + " SET name = EXCLUDED.name"), indexed, CaptureSettings.DEFAULT).sql()).contains(" FOR UPDATE OF item)");
     }
 
     @Test
