@@ -10,6 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** Writes one statement's row LCRs into repl_log, in multi-row INSERTs of a bounded number of rows. */
 final class ChangeLogWriter {
@@ -46,16 +48,37 @@ final class ChangeLogWriter {
         if (pending.size() == ROWS_PER_INSERT) flush();
     }
 
-    /** The LCRs not written yet, as SQL values: one {@code (…)} row each, for {@link LogInsert#sql}'s columns. */
-    List<String> pendingRowsAsLiterals() {
-        List<String> rows = new ArrayList<>();
-        for (Pending row : pending) {
-            LogRowShape shape = row.shape();
-            rows.add("(" + String.join(", ", literal(txId), literal(node), literal(shape.command().name()),
-                    literal(shape.schema()), literal(shape.table()), literal(row.oldJson()), literal(row.newJson()),
-                    literal(shape.columnTypesJson()), literal(shape.changeVectorJson())) + ")");
+    /**
+     * Appends the LCRs not written yet as SQL values, {@code (…), (…)}, for {@link LogInsert#sql}'s
+     * columns; returns how many. The parts a statement's rows share are encoded once per shape.
+     */
+    int appendPendingRows(StringBuilder sql) {
+        String head = "(" + literal(txId) + ", " + literal(node) + ", ";
+        for (int i = 0; i < pending.size(); i++) {
+            Pending row = pending.get(i);
+            String[] shared = sharedLiterals(row.shape());
+            if (i > 0) sql.append(", ");
+            sql.append(head).append(shared[0]);
+            appendLiteral(sql, row.oldJson());
+            sql.append(", ");
+            appendLiteral(sql, row.newJson());
+            sql.append(shared[1]);
         }
-        return rows;
+        return pending.size();
+    }
+
+    /** Per shape: its command, schema and table as literals, and its column types and change vector ending the row. */
+    private static final Map<LogRowShape, String[]> SHARED = new ConcurrentHashMap<>();
+
+    private static String[] sharedLiterals(LogRowShape shape) {
+        String[] shared = SHARED.get(shape);
+        if (shared != null) return shared;
+        if (SHARED.size() > 10_000) SHARED.clear(); // shapes come from cached plans: this only bounds a pathological case
+        shared = new String[] {
+                literal(shape.command().name()) + ", " + literal(shape.schema()) + ", " + literal(shape.table()) + ", ",
+                ", " + literal(shape.columnTypesJson()) + ", " + literal(shape.changeVectorJson()) + ")"};
+        SHARED.put(shape, shared);
+        return shared;
     }
 
     /**
@@ -63,9 +86,16 @@ final class ChangeLogWriter {
      * sql_mode (NO_BACKSLASH_ESCAPES) and character set: nothing in it needs escaping.
      */
     static String literal(String value) {
-        if (value == null) return "NULL";
-        return "_utf8mb4 X'" + HexFormat.of().formatHex(value.getBytes(StandardCharsets.UTF_8)) + "'";
+        return appendLiteral(new StringBuilder(), value).toString();
     }
+
+    private static StringBuilder appendLiteral(StringBuilder sql, String value) {
+        if (value == null) return sql.append("NULL");
+        sql.append("_utf8mb4 X'");
+        return HEX.formatHex(sql, value.getBytes(StandardCharsets.UTF_8)).append('\'');
+    }
+
+    private static final HexFormat HEX = HexFormat.of();
 
     void flush() throws SQLException {
         if (pending.isEmpty()) return;

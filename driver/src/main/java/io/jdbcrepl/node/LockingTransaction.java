@@ -9,7 +9,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.List;
 import io.jdbcrepl.capture.locking.LogInsert;
 import java.util.HexFormat;
 import java.util.concurrent.atomic.AtomicLong;
@@ -32,12 +31,21 @@ final class LockingTransaction {
 
     private final Dialect dialect;
     private final ChangeLogSchema log;
+    /** The driver's tables and the log insert's head, quoted once: every commit's block names them. */
+    private final String logTable;
+    private final String txTable;
+    private final String epochTable;
+    private final String logInsert;
     private String txId;
     private String poisoned;
 
     LockingTransaction(Dialect dialect, ChangeLogSchema log) {
         this.dialect = dialect;
         this.log = log;
+        this.logTable = log.table("repl_log");
+        this.txTable = log.table("repl_tx");
+        this.epochTable = log.table("repl_epoch");
+        this.logInsert = LogInsert.sql(logTable, 0);
     }
 
     /** The id of the current transaction, created at its first capture. */
@@ -82,26 +90,31 @@ final class LockingTransaction {
      */
     void commitOwn(Connection connection, ChangeLogWriter pending) throws SQLException {
         if (poisoned != null) beforeCommit(connection); // throws
-        List<String> rows = pending.pendingRowsAsLiterals();
-        String logInsert = rows.isEmpty() ? "" : LogInsert.sql(log.table("repl_log"), 0) + String.join(", ", rows) + ";\n";
-        execute(connection, stampBlock("DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;\n" + logInsert,
-                "COMMIT;\n"));
+        StringBuilder sql = new StringBuilder(1024).append(BLOCK_START)
+                .append("DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;\n");
+        int mark = sql.length();
+        sql.append(logInsert);
+        if (pending.appendPendingRows(sql) == 0) sql.setLength(mark);
+        else sql.append(";\n");
+        execute(connection, appendStamp(sql).append("COMMIT;\nEND").toString());
     }
 
+    private static final String BLOCK_START = "BEGIN NOT ATOMIC\nDECLARE repl_last BIGINT DEFAULT 0;\n";
+
     /**
-     * MariaDB: the stamp as a compound statement. The last position is read by a plain (consistent)
+     * MariaDB: the stamp, in a compound statement. The last position is read by a plain (consistent)
      * read, which sees the transaction's own rows and locks nothing: an INSERT … SELECT over repl_log
      * would take next-key locks on the tx_id index, where the next transaction of this JVM inserts
      * its LCRs (the ids are sequential), and serialise concurrent commits behind each other.
      */
-    private String stampBlock(String before, String after) {
+    private StringBuilder appendStamp(StringBuilder sql) {
         String tx = ChangeLogWriter.literal(txId);
-        return "BEGIN NOT ATOMIC\nDECLARE repl_last BIGINT DEFAULT 0;\n" + before
-                + "SELECT COALESCE(MAX(position), 0) INTO repl_last FROM " + log.table("repl_log") + " WHERE tx_id = " + tx
-                + ";\nINSERT INTO " + log.table("repl_tx") + " (tx_id, epoch, last_position) SELECT " + tx
-                + ", epoch, repl_last FROM " + log.table("repl_epoch") + " WHERE id = 1 LOCK IN SHARE MODE;\n"
-                + "IF ROW_COUNT() <> 1 THEN SIGNAL SQLSTATE '55000' SET MESSAGE_TEXT = 'repl_epoch has no row with id 1';"
-                + " END IF;\n" + after + "END";
+        return sql.append("SELECT COALESCE(MAX(position), 0) INTO repl_last FROM ").append(logTable)
+                .append(" WHERE tx_id = ").append(tx)
+                .append(";\nINSERT INTO ").append(txTable).append(" (tx_id, epoch, last_position) SELECT ").append(tx)
+                .append(", epoch, repl_last FROM ").append(epochTable).append(" WHERE id = 1 LOCK IN SHARE MODE;\n")
+                .append("IF ROW_COUNT() <> 1 THEN SIGNAL SQLSTATE '55000' SET MESSAGE_TEXT = 'repl_epoch has no row with id 1';")
+                .append(" END IF;\n");
     }
 
     private static void execute(Connection connection, String sql) throws SQLException {
@@ -117,7 +130,7 @@ final class LockingTransaction {
                 + col("last_position") + ") ";
         if (dialect == Dialect.MYSQL) {
             // LOCK IN SHARE MODE: the shared lock is taken under any isolation level and held until commit.
-            execute(connection, stampBlock("", ""));
+            execute(connection, appendStamp(new StringBuilder(BLOCK_START)).append("END").toString());
             return;
         }
         long epoch;

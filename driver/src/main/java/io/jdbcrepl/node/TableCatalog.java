@@ -75,7 +75,8 @@ public final class TableCatalog {
         }
         Map<String, List<String>> constraints = dialect == Dialect.POSTGRESQL
                 ? constraints(connection, schema, table) : Map.of();
-        return Optional.of(new TableInfo(schema, table, columns, key, constraints));
+        java.util.Set<String> uniqueColumns = dialect == Dialect.POSTGRESQL ? uniqueIndexColumns(connection, schema, table) : null;
+        return Optional.of(new TableInfo(schema, table, columns, key, constraints, uniqueColumns));
     }
 
     /**
@@ -85,20 +86,52 @@ public final class TableCatalog {
     private static Map<String, List<String>> constraints(Connection connection, String schema, String table)
             throws SQLException {
         Map<String, List<String>> out = new LinkedHashMap<>();
-        try (PreparedStatement ps = connection.prepareStatement("SELECT c.conname, a.attname"
+        String sql = "SELECT c.conname, a.attname"
                 + " FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid"
                 + " JOIN pg_namespace n ON n.oid = t.relnamespace"
                 + " CROSS JOIN LATERAL unnest(c.conkey) WITH ORDINALITY AS k(attnum, pos)"
                 + " JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum"
                 + " WHERE n.nspname = ? AND t.relname = ? AND c.contype IN ('p', 'u', 'x')"
-                + " AND 0 <> ALL (c.conkey) ORDER BY c.conname, k.pos")) {
-            ps.setString(1, schema);
-            ps.setString(2, table);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) out.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(rs.getString(2));
+                + " AND 0 <> ALL (c.conkey) ORDER BY c.conname, k.pos";
+        try (PreparedStatement ps = ofTable(connection, sql, schema, table); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) out.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(rs.getString(2));
+        }
+        return out;
+    }
+
+    /**
+     * PostgreSQL: the columns of the table's unique indexes (which decide whether an UPDATE takes a
+     * key-strength row lock), or null when one of them is on an expression.
+     */
+    private static java.util.Set<String> uniqueIndexColumns(Connection connection, String schema, String table)
+            throws SQLException {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        String sql = "SELECT a.attname, i.indexprs IS NOT NULL"
+                + " FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid JOIN pg_namespace n ON n.oid = t.relnamespace"
+                + " CROSS JOIN LATERAL unnest(i.indkey) AS k(attnum)"
+                + " LEFT JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum"
+                + " WHERE n.nspname = ? AND t.relname = ? AND i.indisunique";
+        try (PreparedStatement ps = ofTable(connection, sql, schema, table); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                if (rs.getBoolean(2) || rs.getString(1) == null) return null;
+                out.add(rs.getString(1));
             }
         }
         return out;
+    }
+
+    /** A catalog query whose two parameters are the schema and the table name. */
+    private static PreparedStatement ofTable(Connection connection, String sql, String schema, String table)
+            throws SQLException {
+        PreparedStatement ps = connection.prepareStatement(sql);
+        try {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            return ps;
+        } catch (SQLException e) {
+            ps.close();
+            throw e;
+        }
     }
 
     private static String safeString(ResultSet rs, String column) {

@@ -20,6 +20,8 @@ public final class TableInfo {
     private final List<String> key;
     private final Map<String, ColumnInfo> byFoldedName = new LinkedHashMap<>();
     private final Map<String, List<String>> constraints;
+    /** Columns of the table's unique indexes, or null when not known (then every column may be one). */
+    private final java.util.Set<String> uniqueIndexColumns;
 
     public TableInfo(String schema, String name, List<ColumnInfo> columns, List<String> key) {
         this(schema, name, columns, key, Map.of());
@@ -28,6 +30,15 @@ public final class TableInfo {
     /** @param constraints constraint name (as stored) to its columns (stored names, in index order) */
     public TableInfo(String schema, String name, List<ColumnInfo> columns, List<String> key,
             Map<String, List<String>> constraints) {
+        this(schema, name, columns, key, constraints, null);
+    }
+
+    /**
+     * @param uniqueIndexColumns stored names of the columns of every unique index, or null when not
+     *                           known (an index on an expression, or not read)
+     */
+    public TableInfo(String schema, String name, List<ColumnInfo> columns, List<String> key,
+            Map<String, List<String>> constraints, java.util.Set<String> uniqueIndexColumns) {
         this.schema = schema;
         this.name = name;
         this.columns = List.copyOf(columns);
@@ -42,6 +53,16 @@ public final class TableInfo {
         Map<String, List<String>> copy = new LinkedHashMap<>();
         constraints.forEach((n, cols) -> copy.put(n, List.copyOf(cols)));
         this.constraints = java.util.Collections.unmodifiableMap(copy);
+        this.uniqueIndexColumns = uniqueIndexColumns == null ? null : java.util.Set.copyOf(uniqueIndexColumns);
+    }
+
+    /**
+     * Whether a change of this column may count as a key change for PostgreSQL's row locks (the
+     * column is in a unique index, or the indexes are not known): an UPDATE that changes one takes
+     * {@code FOR UPDATE} strength, any other {@code FOR NO KEY UPDATE}.
+     */
+    public boolean mayBeLockKey(String column) {
+        return uniqueIndexColumns == null || column(column).map(c -> uniqueIndexColumns.contains(c.name())).orElse(true);
     }
 
     /** The columns of the constraint with this stored name, or null when the table has none so named. */

@@ -28,7 +28,7 @@ import java.util.Map;
  *
  * <pre>
  * WITH repl_changed AS (
- *   UPDATE t SET … FROM (SELECT t.k AS repl_o1, … FROM t WHERE … FOR UPDATE OF t) AS repl_old
+ *   UPDATE t SET … FROM (SELECT t.k AS repl_o1, … FROM t WHERE … FOR [NO KEY] UPDATE OF t) AS repl_old
  *   WHERE t.k = repl_old.repl_o1 RETURNING t.*, repl_old.*)
  * INSERT INTO repl_log (…) SELECT …, json_build_object(…), … FROM repl_changed
  * </pre>
@@ -225,7 +225,8 @@ public final class PostgresCapture {
         sql.append(" FROM ").append(dml.target().sqlText());
         if (dml.target().alias() != null) sql.append(" AS ").append(ref);
         sql.append(" WHERE (").append(qualifiedList(ref, conflictColumns)).append(") IN (SELECT ")
-                .append(qualifiedList("repl_v", conflictColumns)).append(" FROM repl_v) FOR UPDATE OF ").append(ref)
+                .append(qualifiedList("repl_v", conflictColumns)).append(" FROM repl_v) ").append(lockClause(table, updated, ts))
+                .append(" OF ").append(ref)
                 .append("), repl_changed AS (INSERT INTO ").append(dml.target().sqlText());
         if (dml.target().alias() != null) sql.append(" AS ").append(ref);
         sql.append(" (").append(quotedList(targetColumns)).append(") SELECT * FROM repl_v")
@@ -380,7 +381,7 @@ public final class PostgresCapture {
         if (dml.target().alias() != null) locked.append(" AS ").append(ref);
         if (!dml.fromRelations().isEmpty()) locked.append(", ").append(dml.from().text());
         if (dml.where() != null) locked.append(" WHERE ").append(dml.where().text());
-        locked.append(" FOR UPDATE OF ").append(ref);
+        locked.append(' ').append(lockClause(table, assigned, ts)).append(" OF ").append(ref);
 
         StringBuilder change = new StringBuilder("UPDATE ").append(only(dml)).append(dml.target().sqlText());
         if (dml.target().alias() != null) change.append(" AS ").append(ref);
@@ -407,6 +408,16 @@ public final class PostgresCapture {
         String oldJson = jsonObject(table, logged.oldColumns(), "repl_changed", oldAlias::get);
         String newJson = jsonObject(table, logged.newColumns(), "repl_changed", name -> name);
         return finish(dml, table, selectItems, change.toString(), oldJson, newJson, logged);
+    }
+
+    /**
+     * The row lock the UPDATE (or ON CONFLICT DO UPDATE) itself takes: {@code FOR UPDATE} only when
+     * it may change a key column ({@code assigned}, or the driver's timestamp column {@code ts}). A
+     * stronger lock would also block other transactions' foreign-key checks on the row.
+     */
+    private static String lockClause(TableInfo table, List<String> assigned, String ts) {
+        boolean key = assigned.stream().anyMatch(table::mayBeLockKey) || (ts != null && table.mayBeLockKey(ts));
+        return key ? "FOR UPDATE" : "FOR NO KEY UPDATE";
     }
 
     // ---- DELETE

@@ -46,6 +46,25 @@ class PostgresCaptureTest {
     }
 
     @Test
+    void theLockingReadTakesTheLockTheUpdateWould() throws SQLException {
+        TableInfo indexed = new TableInfo("s", "item", ITEM.columns(), List.of("id"), Map.of(), java.util.Set.of("id", "name"));
+        // Non-key columns: FOR NO KEY UPDATE, as the UPDATE itself, so foreign-key checks on the row are not blocked.
+        assertThat(CAPTURE.plan(dml("UPDATE item SET qty = qty + ?, note = ? WHERE id = ?"), indexed, CaptureSettings.DEFAULT).sql())
+                .contains(" FOR NO KEY UPDATE OF item)").doesNotContain(" FOR UPDATE");
+        // A column of a unique index, or indexes not known: FOR UPDATE.
+        assertThat(CAPTURE.plan(dml("UPDATE item SET name = ? WHERE id = ?"), indexed, CaptureSettings.DEFAULT).sql())
+                .contains(" FOR UPDATE OF item)");
+        assertThat(CAPTURE.plan(dml("UPDATE item SET id = id + 1"), indexed, CaptureSettings.DEFAULT).sql())
+                .contains(" FOR UPDATE OF item)");
+        assertThat(plan("UPDATE item SET qty = ? WHERE id = ?")).contains(" FOR UPDATE OF item)");
+        // ON CONFLICT DO UPDATE: its rows are locked first, as strongly as its update would lock them.
+        assertThat(CAPTURE.plan(dml("INSERT INTO item (id, name, qty) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE"
+                + " SET qty = EXCLUDED.qty"), indexed, CaptureSettings.DEFAULT).sql()).contains(" FOR NO KEY UPDATE OF item)");
+        assertThat(CAPTURE.plan(dml("INSERT INTO item (id, name, qty) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE"
+                + " SET name = EXCLUDED.name"), indexed, CaptureSettings.DEFAULT).sql()).contains(" FOR UPDATE OF item)");
+    }
+
+    @Test
     void fromListRelationsAreNamedAsWritten() {
         assertThat(dml("UPDATE t SET a = u.a FROM u JOIN v ON v.id = u.vid, w WHERE t.id = u.id").fromRelations().stream().map(r -> r.name() + (r.table() ? "" : "(q)")).toList())
                 .containsExactly("u", "v", "w");

@@ -1,0 +1,3 @@
+\set aid random(1, 100000)
+\set delta random(-5000, 5000)
+WITH repl_changed AS (UPDATE bench_accounts SET "abalance" = abalance + :delta FROM (SELECT bench_accounts."aid" AS repl_o1, bench_accounts."abalance" AS repl_o2 FROM bench_accounts WHERE aid = :aid FOR UPDATE OF bench_accounts) AS repl_old WHERE bench_accounts."aid" = repl_old.repl_o1 RETURNING bench_accounts."abalance", repl_old.repl_o1, repl_old.repl_o2) INSERT INTO repl_log_l3 (source_node, command_type, schema_name, table_name, old_values, new_values, change_vector) SELECT 'bench', 'UPDATE', 'public', 'bench_accounts', json_build_object('aid', repl_changed.repl_o1, 'abalance', repl_changed.repl_o2), json_build_object('abalance', repl_changed.abalance), '["abalance"]'::json FROM repl_changed;

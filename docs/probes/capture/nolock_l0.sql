@@ -1,0 +1,3 @@
+\set aid random(1, 100000)
+\set delta random(-5000, 5000)
+WITH repl_changed AS (UPDATE bench_accounts SET "abalance" = abalance + :delta WHERE aid = :aid RETURNING bench_accounts."abalance", aid AS repl_o1, abalance AS repl_o2) INSERT INTO repl_log_l0 (source_node, command_type, schema_name, table_name, old_values, new_values, column_types, change_vector) SELECT 'bench', 'UPDATE', 'public', 'bench_accounts', json_build_object('aid', repl_changed.repl_o1, 'abalance', repl_changed.repl_o2), json_build_object('abalance', repl_changed.abalance), '{"aid":"INTEGER","abalance":"INTEGER"}'::json, '["abalance"]'::json FROM repl_changed;
