@@ -102,28 +102,7 @@ final class EpochSourceReader implements SourceReader {
         }
         boolean full = txs.size() == page;
         drained = !full;
-        ReadAhead ahead = new ReadAhead(txs::poll, rows, source);
-        return new Batch() {
-            @Override
-            public SourceTx next() throws SQLException {
-                return ahead.next();
-            }
-
-            @Override
-            public Position end(Position last) {
-                return last;
-            }
-
-            @Override
-            public boolean full() {
-                return full;
-            }
-
-            @Override
-            public void close() {
-                ahead.close(); // a window still being read uses the connection
-            }
-        };
+        return new ReadAhead(txs::poll, rows, source).asBatch(last -> last, full, () -> { });
     }
 
     @Override

@@ -75,33 +75,14 @@ final class PgSourceReader implements SourceReader {
             long last = rs.getLong(2);
             return new SourceTx(tx, last, batchStart.after(last, tx), rs.getLong(3));
         }, rows, source);
-        return new Batch() {
-            @Override
-            public SourceTx next() throws SQLException {
-                return ahead.next();
+        return ahead.asBatch(last -> batchStart.closed(), false, () -> {
+            try {
+                rs.close();
+                ps.close();
+            } finally {
+                source.commit();
             }
-
-            @Override
-            public Position end(Position last) {
-                return batchStart.closed();
-            }
-
-            @Override
-            public boolean full() {
-                return false;
-            }
-
-            @Override
-            public void close() throws SQLException {
-                ahead.close(); // a window still being read uses the connection
-                try {
-                    rs.close();
-                    ps.close();
-                } finally {
-                    source.commit();
-                }
-            }
-        };
+        });
     }
 
     @Override

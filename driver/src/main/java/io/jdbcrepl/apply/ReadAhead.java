@@ -103,6 +103,41 @@ final class ReadAhead implements AutoCloseable {
         }
     }
 
+    /** What a reader does once a batch is closed and no window is being read any more. */
+    interface Release {
+        void run() throws SQLException;
+    }
+
+    /**
+     * The batch of these transactions: its position at the end is {@code end} of the last one
+     * consumed; closing it waits for a window still being read (it uses the connection), then
+     * runs {@code release}.
+     */
+    SourceReader.Batch asBatch(java.util.function.UnaryOperator<Position> end, boolean full, Release release) {
+        return new SourceReader.Batch() {
+            @Override
+            public SourceTx next() throws SQLException {
+                return ReadAhead.this.next();
+            }
+
+            @Override
+            public Position end(Position last) {
+                return end.apply(last);
+            }
+
+            @Override
+            public boolean full() {
+                return full;
+            }
+
+            @Override
+            public void close() throws SQLException {
+                ReadAhead.this.close();
+                release.run();
+            }
+        };
+    }
+
     /** Waits for a window still being read (the batch's source transaction ends after this). */
     @Override
     public void close() {

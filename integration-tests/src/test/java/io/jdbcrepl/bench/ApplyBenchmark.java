@@ -1,7 +1,5 @@
 package io.jdbcrepl.bench;
 
-import io.jdbcrepl.admin.Repl;
-import io.jdbcrepl.admin.ReplAdmin;
 import io.jdbcrepl.it.support.TestDatabase;
 import io.jdbcrepl.it.support.Vendor;
 
@@ -9,8 +7,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.Statement;
-import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
@@ -51,24 +47,14 @@ public final class ApplyBenchmark {
                     }
                 }
             }
-            Map<String, String> n2 = new LinkedHashMap<>();
-            n2.put("repl.node", "n2");
-            n2.put("repl.peers", "n1");
-            n2.putAll(source.asPeer("n1"));
-            n2.put("repl.apply.batch", System.getProperty("bench.batch", "500"));
-            long start = System.nanoTime();
-            try (Connection c = DriverManager.getConnection(dest.replUrl(n2), dest.credentials())) {
-                c.unwrap(ReplAdmin.class).waitForPeers(Duration.ofHours(1));
-            }
-            double applySeconds = (System.nanoTime() - start) / 1e9;
-            Repl.shutdown();
+            double applySeconds = ApplyNodes.drain(dest, "n2", source, Map.of());
 
             String upsert = vendor == Vendor.POSTGRESQL
                     ? "INSERT INTO raw_item (id, name, amount, n) VALUES (?, ?, ?, 0) ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name,"
                             + " amount = EXCLUDED.amount, n = EXCLUDED.n"
                     : "INSERT INTO raw_item (id, name, amount, n) VALUES (?, ?, ?, 0) ON DUPLICATE KEY UPDATE name = VALUES(name),"
                             + " amount = VALUES(amount), n = VALUES(n)";
-            start = System.nanoTime();
+            long start = System.nanoTime();
             try (Connection c = dest.openRaw(); PreparedStatement ps = c.prepareStatement(upsert)) {
                 c.setAutoCommit(false);
                 for (int id = 1; id <= rows; id++) {

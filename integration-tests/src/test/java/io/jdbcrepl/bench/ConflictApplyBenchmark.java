@@ -1,7 +1,5 @@
 package io.jdbcrepl.bench;
 
-import io.jdbcrepl.admin.Repl;
-import io.jdbcrepl.admin.ReplAdmin;
 import io.jdbcrepl.it.support.TestDatabase;
 import io.jdbcrepl.it.support.Vendor;
 
@@ -10,7 +8,6 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -111,7 +108,7 @@ public final class ConflictApplyBenchmark {
             double conflictRate = 0;
             for (int k = 0; k < 2; k++) {
                 boolean conflicts = (k == 0) == conflictingFirst;
-                double seconds = drain(conflicts ? conflicting : clean, conflicts ? "n3" : "n2", source, handlers);
+                double seconds = ApplyNodes.drain(conflicts ? conflicting : clean, conflicts ? "n3" : "n2", source, handlers);
                 if (conflicts) conflictRate = rows / seconds;
                 else cleanRate = rows / seconds;
             }
@@ -119,22 +116,6 @@ public final class ConflictApplyBenchmark {
             check(conflicting, rows, (txs + 9) / 10);
             return new double[] {cleanRate, conflictRate};
         }
-    }
-
-    private static double drain(TestDatabase dest, String name, TestDatabase source, Map<String, String> handlers)
-            throws Exception {
-        Map<String, String> p = new LinkedHashMap<>(handlers);
-        p.put("repl.node", name);
-        p.put("repl.peers", "n1");
-        p.putAll(source.asPeer("n1"));
-        p.put("repl.apply.batch", System.getProperty("bench.batch", "500"));
-        long start = System.nanoTime();
-        try (Connection c = DriverManager.getConnection(dest.replUrl(p), dest.credentials())) {
-            c.unwrap(ReplAdmin.class).waitForPeers(Duration.ofHours(1));
-        }
-        double seconds = (System.nanoTime() - start) / 1e9;
-        Repl.shutdown();
-        return seconds;
     }
 
     /** Every row applied once, the expected conflicts resolved, nothing queued. */
