@@ -48,11 +48,14 @@ final class PgSourceReader implements SourceReader {
                 high = rs.getString(1);
             }
         }
+        // Both bounds of the range, although the snapshots imply them: without statistics (a log
+        // never analysed: autovacuum off, or just created) the planner takes a range bounded on
+        // one side for a third of the table and scans all of it, a growing cost at every batch.
         StringBuilder sql = new StringBuilder("SELECT tx_id::text, max(position), count(*) FROM " + log + " WHERE ");
         if (at.low() != null) {
             sql.append("tx_id >= pg_snapshot_xmin(?::pg_snapshot) AND NOT pg_visible_in_snapshot(tx_id, ?::pg_snapshot) AND ");
         }
-        sql.append("pg_visible_in_snapshot(tx_id, ?::pg_snapshot) GROUP BY tx_id");
+        sql.append("tx_id < pg_snapshot_xmax(?::pg_snapshot) AND pg_visible_in_snapshot(tx_id, ?::pg_snapshot) GROUP BY tx_id");
         if (at.inBatch()) sql.append(" HAVING (max(position), tx_id) > (?, ?::xid8)");
         sql.append(" ORDER BY max(position), tx_id");
         PreparedStatement ps = source.prepareStatement(sql.toString());
@@ -61,6 +64,7 @@ final class PgSourceReader implements SourceReader {
             ps.setString(++i, at.low());
             ps.setString(++i, at.low());
         }
+        ps.setString(++i, high);
         ps.setString(++i, high);
         if (at.inBatch()) {
             ps.setLong(++i, at.lastPosition());
@@ -110,7 +114,11 @@ final class PgSourceReader implements SourceReader {
         Position.Snapshot s = (Position.Snapshot) at;
         StringBuilder sql = new StringBuilder("SELECT count(*), coalesce(extract(epoch FROM now() - min(first_at)), 0)"
                 + " FROM (SELECT tx_id, max(position) AS last, min(created_at) AS first_at FROM " + log);
-        if (s.low() != null) sql.append(" WHERE tx_id >= pg_snapshot_xmin(?::pg_snapshot) AND NOT pg_visible_in_snapshot(tx_id, ?::pg_snapshot)");
+        // every committed transaction this statement sees is below its snapshot's xmax: a range bounded on both sides (see batch)
+        if (s.low() != null) {
+            sql.append(" WHERE tx_id >= pg_snapshot_xmin(?::pg_snapshot) AND tx_id < pg_snapshot_xmax(pg_current_snapshot())"
+                    + " AND NOT pg_visible_in_snapshot(tx_id, ?::pg_snapshot)");
+        }
         sql.append(" GROUP BY tx_id");
         if (s.inBatch()) sql.append(" HAVING NOT (pg_visible_in_snapshot(tx_id, ?::pg_snapshot) AND (max(position), tx_id) <= (?, ?::xid8))");
         sql.append(") t");
