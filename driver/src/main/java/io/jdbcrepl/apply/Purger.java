@@ -61,9 +61,11 @@ final class Purger {
             long xmin = xmin(s.low());
             horizon = horizon == null ? xmin : Math.min(horizon, xmin);
         }
-        // Every transaction below the xmin of a consumer's S1 is visible in S1: consumed.
+        // Every transaction below the xmin of a consumer's S1 is visible in S1: consumed. The lower
+        // bound says nothing but makes the range two-sided, which the planner reads by index even
+        // on a log never analysed (see PgSourceReader.batch), not by a scan every ten seconds.
         try (PreparedStatement ps = local.prepareStatement("DELETE FROM " + node.changeLog().table("repl_log")
-                + " WHERE tx_id < ?::xid8")) {
+                + " WHERE tx_id >= '0'::xid8 AND tx_id < ?::xid8")) {
             ps.setString(1, Long.toString(horizon));
             return ps.executeUpdate();
         }
