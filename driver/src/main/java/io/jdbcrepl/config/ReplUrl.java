@@ -52,6 +52,7 @@ public final class ReplUrl {
         String rest = url.substring(PREFIX.length());
         String subprotocol = subprotocolOf(rest);
         int q = rest.indexOf('?');
+        misplacedSetting(q < 0 ? rest : rest.substring(0, q), url);
         if (q < 0) {
             return new ReplUrl("jdbc:" + rest, subprotocol, Map.of());
         }
@@ -87,6 +88,23 @@ public final class ReplUrl {
         String base = "jdbc:" + rest.substring(0, q);
         String delegate = kept.isEmpty() ? base : base + "?" + String.join("&", kept);
         return new ReplUrl(delegate, subprotocol, Collections.unmodifiableMap(repl));
+    }
+
+    /**
+     * A repl.* key written as a {@code ;key=value} setting (H2's and SQL Server's URL syntax) would
+     * reach the real driver, which refuses it with a message about its own settings: say where it goes.
+     */
+    private static void misplacedSetting(String beforeQuery, String url) throws SQLException {
+        String lower = beforeQuery.toLowerCase(java.util.Locale.ROOT);
+        int at = lower.indexOf(";repl.");
+        if (at < 0) return;
+        int end = lower.indexOf('=', at);
+        int next = lower.indexOf(';', at + 1);
+        if (end < 0 || (next >= 0 && next < end)) end = next < 0 ? lower.length() : next;
+        String key = beforeQuery.substring(at + 1, end);
+        throw new SQLException(key + " is written as a ;" + key + "=… setting in URL '" + mask(url) + "': repl.* keys go"
+                + " in the query string (jdbc:repl:h2:mem:db;DB_CLOSE_DELAY=-1?repl.node=n1) or in the connect"
+                + " Properties", ConfigErrors.BAD_URL);
     }
 
     /** The decoded name when it is a repl.* key, else null (the delegate's, left untouched). */

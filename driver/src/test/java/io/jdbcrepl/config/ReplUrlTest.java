@@ -21,6 +21,18 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ReplUrlTest {
 
     @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "jdbc:repl:h2:mem:x;repl.node=a|repl.node",
+        "jdbc:repl:h2:mem:x;DB_CLOSE_DELAY=-1;REPL.PEERS=b,c?repl.node=a|REPL.PEERS",
+        "jdbc:repl:sqlserver://h;databaseName=x;repl.tables|repl.tables",
+    })
+    void replKeysWrittenAsSemicolonSettingsAreRefusedWithWhereTheyGo(String url, String key) {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ReplUrl.parse(url))
+                .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("08001"))
+                .hasMessageContaining(key).hasMessageContaining("query string");
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {
         "jdbc:repl:postgresql://db1.example.com:5432/hr", "jdbc:repl:h2:mem:x", "jdbc:repl:mysql://h/db",
         "jdbc:repl:mariadb://h:3306/db?user=root", "jdbc:repl:h2:", "jdbc:repl:sqlserver://h;databaseName=x",
