@@ -47,7 +47,8 @@ public final class SqlClassifier {
 
     /**
      * Whether {@code sql} may change the columns or key of a table, or drop one (ALTER, DROP,
-     * RENAME), so that table metadata read before it is stale. Cheap, like {@link #mayChangeRows}.
+     * RENAME), or adds a unique index (which decides the strength of capture's row locks), so that
+     * table metadata read before it is stale. Cheap, like {@link #mayChangeRows}.
      */
     public static boolean changesSchema(String sql) {
         if (sql == null) return false;
@@ -55,9 +56,15 @@ public final class SqlClassifier {
         if (p < 0 || p == sql.length()) return false;
         int end = SqlLexer.wordEnd(sql, p);
         for (String keyword : CHANGES_SCHEMA) {
-            if (keyword.length() == end - p && sql.regionMatches(true, p, keyword, 0, end - p)) return true;
+            if (isWord(sql, p, end, keyword)) return true;
         }
-        return false;
+        if (!isWord(sql, p, end, "CREATE")) return false;
+        int next = SqlLexer.skipBlank(sql, end, ANY_LINE_COMMENT);
+        return next >= 0 && next < sql.length() && isWord(sql, next, SqlLexer.wordEnd(sql, next), "UNIQUE");
+    }
+
+    private static boolean isWord(String sql, int from, int end, String keyword) {
+        return keyword.length() == end - from && sql.regionMatches(true, from, keyword, 0, end - from);
     }
 
     /** Whether only blanks, comments and more semicolons follow the semicolon at {@code p}. */

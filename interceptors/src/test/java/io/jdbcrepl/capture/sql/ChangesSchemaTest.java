@@ -14,14 +14,16 @@ class ChangesSchemaTest {
         "  /* c */ -- d\n DROP TABLE t",
         "(ALTER TABLE t RENAME TO u)",
         "RENAME TABLE t TO u",
-        "drop table if exists t cascade"})
+        "drop table if exists t cascade",
+        "CREATE UNIQUE INDEX u ON t (a)",
+        "create /* c */ unique index u on t (a)"})
     void ddlThatMayChangeColumnsIsRecognised(String sql) {
         assertThat(SqlClassifier.changesSchema(sql)).isTrue();
     }
 
     @ParameterizedTest
     @ValueSource(strings = {
-        "", "   ", "SELECT 1", "CREATE TABLE t (id INT)", "UPDATE t SET altered = 1", "ALTERED", "DROPS",
+        "", "   ", "SELECT 1", "CREATE TABLE t (id INT)", "CREATE INDEX i ON t (a)", "CREATE", "CREATE UNIQUEX", "UPDATE t SET altered = 1", "ALTERED", "DROPS",
         "INSERT INTO alter_log VALUES (1)", "/* not closed ALTER TABLE t"})
     void otherStatementsAreNot(String sql) {
         assertThat(SqlClassifier.changesSchema(sql)).isFalse();
