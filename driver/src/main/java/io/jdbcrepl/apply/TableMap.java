@@ -78,12 +78,16 @@ final class TableMap {
 
     /** Reads the table's metadata again at the next {@link #resolve}. */
     void forget(String schema, String table) {
-        tables.remove(schema + "\u0000" + table);
+        tables.remove(key(schema, table));
+    }
+
+    private static String key(String schema, String table) {
+        return schema + "\u0000" + table;
     }
 
     /** The destination table of a source table. */
     LocalTable resolve(String schema, String table) throws SQLException {
-        String key = schema + "\u0000" + table;
+        String key = key(schema, table);
         LocalTable known = tables.get(key);
         if (known != null) return known;
         String mapped = mapSchema(schema, sourceSchema, localSchema);

@@ -95,12 +95,10 @@ public final class ReplUrl {
      * reach the real driver, which refuses it with a message about its own settings: say where it goes.
      */
     private static void misplacedSetting(String beforeQuery, String url) throws SQLException {
-        String lower = beforeQuery.toLowerCase(java.util.Locale.ROOT);
-        int at = lower.indexOf(";repl.");
+        int at = beforeQuery.toLowerCase(java.util.Locale.ROOT).indexOf(";repl.");
         if (at < 0) return;
-        int end = lower.indexOf('=', at);
-        int next = lower.indexOf(';', at + 1);
-        if (end < 0 || (next >= 0 && next < end)) end = next < 0 ? lower.length() : next;
+        int end = at + 1;
+        while (end < beforeQuery.length() && beforeQuery.charAt(end) != '=' && beforeQuery.charAt(end) != ';') end++;
         String key = beforeQuery.substring(at + 1, end);
         throw new SQLException(key + " is written as a ;" + key + "=… setting in URL '" + mask(url) + "': repl.* keys go"
                 + " in the query string (jdbc:repl:h2:mem:db;DB_CLOSE_DELAY=-1?repl.node=n1) or in the connect"

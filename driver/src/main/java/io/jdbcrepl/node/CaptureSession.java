@@ -156,8 +156,8 @@ public final class CaptureSession implements ConnectionInterceptor {
 
     /**
      * DDL that may change a table's columns: the node's metadata and plans are forgotten after it
-     * runs, and again when its transaction ends (PostgreSQL's DDL is transactional: a connection
-     * that reloads in between still reads the old columns).
+     * runs and, in an explicit transaction, again when that ends (PostgreSQL's DDL is transactional:
+     * a connection that reloads in between still reads the old columns).
      */
     private final StatementInterceptor schemaChange = this::runSchemaChange;
     private boolean schemaChangedInTransaction;
@@ -166,7 +166,7 @@ public final class CaptureSession implements ConnectionInterceptor {
         try {
             return execution.proceed();
         } finally {
-            schemaChangedInTransaction = true;
+            if (!raw.getAutoCommit()) schemaChangedInTransaction = true;
             node.forgetTables();
         }
     }

@@ -175,7 +175,7 @@ public final class Node {
 
     /** A replicated table's metadata, loaded once; empty when the table does not exist. */
     public Optional<TableInfo> table(Connection raw, String schema, String table) throws SQLException {
-        String key = schema + "\u0000" + table;
+        String key = key(schema, table);
         Optional<TableInfo> known = tables.get(key);
         if (known != null) return known;
         List<String> keyOverride = config.keyColumns(schema, table, schema, foldsToUpper())
@@ -199,7 +199,11 @@ public final class Node {
 
     /** Forgets one table's metadata (its plans stay: they are checked again by the database). */
     public void forgetTable(String schema, String table) {
-        tables.remove(schema + "\u0000" + table);
+        tables.remove(key(schema, table));
+    }
+
+    private static String key(String schema, String table) {
+        return schema + "\u0000" + table;
     }
 
     /** Forgets table metadata, after DDL the driver saw. */

@@ -63,6 +63,7 @@ public final class SqlClassifier {
         return next >= 0 && next < sql.length() && isWord(sql, next, SqlLexer.wordEnd(sql, next), "UNIQUE");
     }
 
+    /** Whether the word at {@code from..end} is {@code keyword}, in any case. */
     private static boolean isWord(String sql, int from, int end, String keyword) {
         return keyword.length() == end - from && sql.regionMatches(true, from, keyword, 0, end - from);
     }
@@ -89,11 +90,10 @@ public final class SqlClassifier {
         if (p == sql.length()) return false;
         if (sql.charAt(p) == '{') return true; // JDBC {call …} / {? = call …}
         int end = SqlLexer.wordEnd(sql, p);
-        int length = end - p;
         for (String keyword : MAY_CHANGE) {
-            if (keyword.length() == length && sql.regionMatches(true, p, keyword, 0, length)) return true;
+            if (isWord(sql, p, end, keyword)) return true;
         }
-        return length == 6 && sql.regionMatches(true, p, "SELECT", 0, 6) && mentionsDeltaTable(sql, end);
+        return isWord(sql, p, end, "SELECT") && mentionsDeltaTable(sql, end);
     }
 
     /** H2's data change delta tables: {@code … FROM FINAL|NEW|OLD TABLE (INSERT|UPDATE|DELETE …)}. */
