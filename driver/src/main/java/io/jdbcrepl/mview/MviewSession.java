@@ -160,29 +160,17 @@ public final class MviewSession implements ConnectionInterceptor {
     /** Runs {@code work}; in auto-commit mode inside a transaction that the ON COMMIT refresh ends. */
     private <T> T committingIfAuto(Work<T> work) throws SQLException {
         if (!raw.getAutoCommit()) return work.run();
-        raw.setAutoCommit(false);
-        try {
-            T result = work.run();
-            beforeCommit(raw);
-            raw.commit();
-            afterCommit();
-            return result;
-        } catch (SQLException | RuntimeException e) {
-            try {
-                raw.rollback();
-            } catch (SQLException suppressed) {
-                e.addSuppressed(suppressed);
-            }
-            afterRollback();
-            throw e;
-        } finally {
-            raw.setAutoCommit(true);
-        }
+        return inOwnTransaction(work, () -> beforeCommit(raw), this::afterCommit, this::afterRollback);
     }
 
     @FunctionalInterface
     interface Work<T> {
         T run() throws SQLException;
+    }
+
+    @FunctionalInterface
+    private interface Step {
+        void run() throws SQLException;
     }
 
     /** Runs our own DDL or call: in a transaction of its own in auto-commit mode. */
@@ -191,10 +179,21 @@ public final class MviewSession implements ConnectionInterceptor {
             ddlInTransaction = true;
             return work.run();
         }
+        return inOwnTransaction(work, () -> { }, () -> { }, () -> catalog.reload(raw));
+    }
+
+    /**
+     * Runs {@code work} in a transaction of its own on the auto-commit connection: {@code beforeCommit},
+     * commit, {@code afterCommit}; on failure rollback, then {@code afterRollback}, and the error rethrown.
+     */
+    private <T> T inOwnTransaction(Work<T> work, Step beforeCommit, Step afterCommit, Step afterRollback)
+            throws SQLException {
         raw.setAutoCommit(false);
         try {
             T result = work.run();
+            beforeCommit.run();
             raw.commit();
+            afterCommit.run();
             return result;
         } catch (SQLException | RuntimeException e) {
             try {
@@ -202,7 +201,7 @@ public final class MviewSession implements ConnectionInterceptor {
             } catch (SQLException suppressed) {
                 e.addSuppressed(suppressed);
             }
-            catalog.reload(raw);
+            afterRollback.run();
             throw e;
         } finally {
             raw.setAutoCommit(true);

@@ -35,17 +35,7 @@ public final class ApplyBenchmark {
             }
             try (Connection c = DriverManager.getConnection(source.replUrl(Map.of("repl.node", "n1")), source.credentials());
                     PreparedStatement ins = c.prepareStatement("INSERT INTO item (id, name, amount, n) VALUES (?, ?, ?, 0)")) {
-                c.setAutoCommit(false);
-                for (int id = 1; id <= rows; id++) {
-                    ins.setLong(1, id);
-                    ins.setString(2, "item " + id);
-                    ins.setBigDecimal(3, java.math.BigDecimal.valueOf(id, 2));
-                    ins.addBatch();
-                    if (id % 10 == 0) {
-                        ins.executeBatch();
-                        c.commit();
-                    }
-                }
+                ApplyNodes.writeItems(c, ins, rows, 10); // source transactions of 10 rows
             }
             double applySeconds = ApplyNodes.drain(dest, "n2", source, Map.of());
 
@@ -56,17 +46,7 @@ public final class ApplyBenchmark {
                             + " amount = VALUES(amount), n = VALUES(n)";
             long start = System.nanoTime();
             try (Connection c = dest.openRaw(); PreparedStatement ps = c.prepareStatement(upsert)) {
-                c.setAutoCommit(false);
-                for (int id = 1; id <= rows; id++) {
-                    ps.setLong(1, id);
-                    ps.setString(2, "item " + id);
-                    ps.setBigDecimal(3, java.math.BigDecimal.valueOf(id, 2));
-                    ps.addBatch();
-                    if (id % 500 == 0 || id == rows) {
-                        ps.executeBatch();
-                        c.commit();
-                    }
-                }
+                ApplyNodes.writeItems(c, ps, rows, 500);
             }
             double rawSeconds = (System.nanoTime() - start) / 1e9;
             try (Connection c = dest.openRaw(); Statement s = c.createStatement();

@@ -6,11 +6,16 @@ import io.jdbcrepl.it.support.TestDatabase;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** The destination node of the apply benchmarks: started on a backlog, timed until it has drained it. */
+/**
+ * The apply benchmarks' shared parts: the rows of {@code item} they write, and the destination node,
+ * started on a backlog and timed until it has drained it.
+ */
 final class ApplyNodes {
 
     private ApplyNodes() {
@@ -34,5 +39,23 @@ final class ApplyNodes {
         double seconds = (System.nanoTime() - start) / 1e9;
         Repl.shutdown();
         return seconds;
+    }
+
+    /**
+     * Binds item rows 1..{@code rows} to {@code ps} (its first three parameters: id, name, amount)
+     * and runs them in batches of {@code perCommit}, committing each batch on {@code c}.
+     */
+    static void writeItems(Connection c, PreparedStatement ps, int rows, int perCommit) throws SQLException {
+        c.setAutoCommit(false);
+        for (int id = 1; id <= rows; id++) {
+            ps.setLong(1, id);
+            ps.setString(2, "item " + id);
+            ps.setBigDecimal(3, java.math.BigDecimal.valueOf(id, 2));
+            ps.addBatch();
+            if (id % perCommit == 0 || id == rows) {
+                ps.executeBatch();
+                c.commit();
+            }
+        }
     }
 }

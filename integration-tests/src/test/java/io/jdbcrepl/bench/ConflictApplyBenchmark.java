@@ -68,15 +68,7 @@ public final class ConflictApplyBenchmark {
                 try (Connection c = db.openRaw(); Statement s = c.createStatement();
                         PreparedStatement ins = c.prepareStatement("INSERT INTO item VALUES (?, ?, ?, 0, '2020-01-01 00:00:00')")) {
                     s.execute(String.format(TABLE, vendor.isMariaDbServer() ? "DATETIME(6)" : "TIMESTAMP(6)"));
-                    c.setAutoCommit(false);
-                    for (int id = 1; id <= rows; id++) {
-                        ins.setLong(1, id);
-                        ins.setString(2, "item " + id);
-                        ins.setBigDecimal(3, java.math.BigDecimal.valueOf(id, 2));
-                        ins.addBatch();
-                        if (id % 1000 == 0 || id == rows) ins.executeBatch();
-                    }
-                    c.commit();
+                    ApplyNodes.writeItems(c, ins, rows, 1000);
                 }
             }
             Map<String, String> n1 = new LinkedHashMap<>(handlers);

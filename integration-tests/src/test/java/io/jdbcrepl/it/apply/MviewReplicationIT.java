@@ -1,5 +1,6 @@
 package io.jdbcrepl.it.apply;
 
+import io.jdbcrepl.it.mview.MviewSql;
 import io.jdbcrepl.it.support.Vendor;
 import io.jdbcrepl.mview.MaterializedViews;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -10,7 +11,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -90,18 +90,7 @@ class MviewReplicationIT extends ClusterTest {
     }
 
     private static List<String> sorted(Connection c, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringBuilder sb = new StringBuilder();
-                for (int i = 1; i <= n; i++) {
-                    Object v = rs.getObject(i);
-                    sb.append(v instanceof Number num ? new java.math.BigDecimal(num.toString()).stripTrailingZeros().toPlainString() : v).append(' ');
-                }
-                out.add(sb.toString());
-            }
-        }
+        List<String> out = MviewSql.rows(c, sql);
         out.sort(null);
         return out;
     }

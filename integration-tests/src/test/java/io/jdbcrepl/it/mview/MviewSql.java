@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Locale;
 
 /** Small helpers of the materialized view tests: run SQL, read rows as text. */
-final class MviewSql {
+public final class MviewSql {
 
     private MviewSql() {
     }
@@ -21,8 +21,8 @@ final class MviewSql {
         }
     }
 
-    /** Every row as its values joined by a space, NULL as "null". */
-    static List<String> rows(Connection c, String sql) throws SQLException {
+    /** Every row as its values joined by a space, NULL as "null" (a list the caller may change). */
+    public static List<String> rows(Connection c, String sql) throws SQLException {
         List<String> out = new ArrayList<>();
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             int n = rs.getMetaData().getColumnCount();
