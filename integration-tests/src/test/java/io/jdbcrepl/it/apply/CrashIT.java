@@ -31,7 +31,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * killed with {@code destroyForcibly} at random moments while a counter workload
  * ({@code UPDATE c SET n = n + 1}) commits at n1; after a last restart and waitForPeers the counters
  * are equal, every source transaction was applied exactly once, and none was queued (a second
- * application of an UPDATE would meet other old values and be queued as a conflict).
+ * application of an UPDATE would meet other old values and be queued as a conflict). Also: a second
+ * applier JVM takes over from a killed one.
  */
 class CrashIT {
 
@@ -53,6 +54,52 @@ class CrashIT {
     @ParameterizedTest(name = "{0}")
     @EnumSource(value = Vendor.class, names = {"POSTGRESQL", "MARIADB"})
     void anApplierKilledAtRandomMomentsLosesNothingAndAppliesNothingTwice(Vendor vendor, @TempDir Path dir) throws Exception {
+        campaign(vendor, dir, (childUrl, dest, progress) -> {
+            for (int round = 0; round < ROUNDS; round++) {
+                Process child = startApplier(childUrl, dest, dir.resolve("apply-" + round + ".log"));
+                awaitApplying(progress, applied(progress), child);
+                Thread.sleep(ThreadLocalRandom.current().nextInt(0, 1500));
+                child.destroyForcibly();
+                child.waitFor();
+            }
+        });
+    }
+
+    /**
+     * SPEC 4.2's one applier per source and destination across JVMs: a second JVM started while the
+     * first applies waits; when the first is killed, the second takes over (it is then the only one
+     * alive), and nothing is lost or applied twice meanwhile.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = Vendor.class, names = {"POSTGRESQL", "MARIADB"})
+    void aSecondApplierJvmTakesOverWhenTheHolderDies(Vendor vendor, @TempDir Path dir) throws Exception {
+        campaign(vendor, dir, (childUrl, dest, progress) -> {
+            Process first = startApplier(childUrl, dest, dir.resolve("apply-first.log"));
+            awaitApplying(progress, applied(progress), first);
+            Process second = startApplier(childUrl, dest, dir.resolve("apply-second.log"));
+            Thread.sleep(3000); // the second JVM is up and finds the applier's lock taken
+            first.destroyForcibly();
+            first.waitFor();
+            long atKill = applied(progress);
+            awaitApplying(progress, atKill, second);
+            assertThat(applied(progress)).as("applied after the holder died, by the second JVM").isGreaterThan(atKill);
+            assertThat(second.isAlive()).isTrue();
+            second.destroyForcibly();
+            second.waitFor();
+        });
+    }
+
+    @FunctionalInterface
+    private interface Crashes {
+        void run(String childUrl, TestDatabase dest, Cluster progress) throws Exception;
+    }
+
+    /**
+     * Two nodes on {@code vendor}, a counter workload committing at n1 while {@code crashes} starts
+     * and kills n2's appliers in child JVMs; then a last applier, waitForPeers, and the checks that
+     * every source transaction was applied exactly once.
+     */
+    private void campaign(Vendor vendor, Path dir, Crashes crashes) throws Exception {
         List<TestDatabase> dbs = databases.nodes(vendor, "crash", 2);
         TestDatabase source = dbs.get(0);
         TestDatabase dest = dbs.get(1);
@@ -98,17 +145,7 @@ class CrashIT {
         }, "crash-workload");
         writer.start();
         try {
-            Cluster progress = new Cluster(dbs);
-            for (int round = 0; round < ROUNDS; round++) {
-                long before = applied(progress);
-                Process child = startApplier(childUrl, dest, dir.resolve("apply-" + round + ".log"));
-                // Once it applies (a JVM starting on a busy machine takes a while), a random moment to crash at.
-                long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
-                while (applied(progress) == before && child.isAlive() && System.nanoTime() < deadline) Thread.sleep(20);
-                Thread.sleep(ThreadLocalRandom.current().nextInt(0, 1500));
-                child.destroyForcibly();
-                child.waitFor();
-            }
+            crashes.run(childUrl, dest, new Cluster(dbs));
         } finally {
             stop.set(true);
             writer.join();
@@ -125,6 +162,12 @@ class CrashIT {
         assertThat(view.count(1, "SELECT applied_transactions FROM repl_progress")).isEqualTo(committed.get());
         assertThat(view.count(1, "SELECT count(*) FROM repl_error")).isZero();
         assertThat(committed.get()).as("transactions committed during the campaign").isGreaterThan(50);
+    }
+
+    /** Waits (a JVM starting on a busy machine takes a while) until more than {@code before} are applied, or the child died. */
+    private static void awaitApplying(Cluster progress, long before, Process child) throws Exception {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        while (applied(progress) == before && child.isAlive() && System.nanoTime() < deadline) Thread.sleep(20);
     }
 
     /** Transactions applied so far (0 before the first applier created repl_progress's row). */
