@@ -123,6 +123,18 @@ public final class Node {
     }
 
     /** Stops the nodes' background threads (when the driver is deregistered); they start again on demand. */
+    /**
+     * Ends the nodes' background threads and their connections ({@code Repl.shutdown()}); the nodes
+     * stay, and a later commit starts its notifier again.
+     */
+    public static void stopAll() {
+        synchronized (NODES) {
+            for (Node node : NODES.values()) {
+                if (node.notifier != null) node.notifier.stop();
+            }
+        }
+    }
+
     public static void closeAll() {
         synchronized (NODES) {
             for (Node node : NODES.values()) {

@@ -37,6 +37,8 @@ final class PostgresNotifier {
     private boolean requested;
     private Thread thread;
     private boolean closed;
+    /** {@link #stop} asked the thread to end; a request after it wins (the thread serves it). */
+    private boolean stopping;
     /** When sending last failed (0: it did not); touched by the notifier thread only. */
     private long failedAt;
 
@@ -47,6 +49,7 @@ final class PostgresNotifier {
 
     /** A transaction of the node committed captured changes. */
     synchronized void request() {
+        stopping = false;
         if (closed || requested) return; // one is on its way: this commit rides along
         requested = true;
         if (thread == null) {
@@ -56,6 +59,12 @@ final class PostgresNotifier {
         } else {
             notifyAll();
         }
+    }
+
+    /** Ends the thread and closes its connection, unless a request comes first; a later request starts them again. */
+    synchronized void stop() {
+        stopping = true;
+        notifyAll();
     }
 
     /** Stops the thread and closes its connection. */
@@ -81,7 +90,7 @@ final class PostgresNotifier {
     /** False when the notifier is closed or was idle long enough to end its thread. */
     private synchronized boolean awaitRequest() {
         long idleUntil = System.currentTimeMillis() + IDLE_MILLIS;
-        while (!requested && !closed) {
+        while (!requested && !closed && !stopping) {
             long left = idleUntil - System.currentTimeMillis();
             if (left <= 0) {
                 thread = null;
@@ -95,7 +104,8 @@ final class PostgresNotifier {
                 return false;
             }
         }
-        if (closed) {
+        if (closed || (stopping && !requested)) {
+            stopping = false;
             thread = null;
             return false;
         }
