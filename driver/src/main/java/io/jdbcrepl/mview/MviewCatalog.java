@@ -39,8 +39,8 @@ final class MviewCatalog {
     /** Where the two tables live. */
     final String schema;
     private volatile State state = new State(Map.of(), Map.of());
-    /** Per view, the columns of its table that hold its refresh key (quoted); forgotten on every change. */
-    final Map<Name, List<String>> keyColumns = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Per view, the shape of its table as a fast refresh writes it; forgotten on every change. */
+    final Map<Name, ViewTable> viewTables = new java.util.concurrent.ConcurrentHashMap<>();
 
     record State(Map<Name, LogDefinition> logs, Map<Name, ViewDefinition> views) {
         boolean anyOnCommit() {
@@ -128,7 +128,7 @@ final class MviewCatalog {
     /** Reads both tables again (nothing when they do not exist). */
     void reload(Connection raw) throws SQLException {
         if (!installed(raw)) {
-            keyColumns.clear();
+            viewTables.clear();
             state = new State(Map.of(), Map.of());
             return;
         }
@@ -152,7 +152,7 @@ final class MviewCatalog {
                         ViewQuery.parse(rs.getString(5), dialect), Method.valueOf(rs.getString(6)), yes(rs.getString(7))));
             }
         }
-        keyColumns.clear();
+        viewTables.clear();
         state = new State(Map.copyOf(logs), Map.copyOf(views));
     }
 

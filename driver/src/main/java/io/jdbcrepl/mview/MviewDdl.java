@@ -147,8 +147,17 @@ final class MviewDdl {
         if (method == Method.FAST) {
             List<String> key = FastRefresh.refreshKey(query, log.get());
             if (!key.isEmpty()) {
-                Sql.execute(raw, "CREATE INDEX " + Sql.quote(dialect, view.name() + "$key") + " ON " + table + " ("
-                        + String.join(", ", refresher.viewColumns(raw, definition, key)) + ")");
+                String columns = String.join(", ", ViewTable.read(raw, dialect, definition, key).key());
+                String index = Sql.quote(dialect, view.name() + "$key");
+                if (query.aggregate()) {
+                    Sql.execute(raw, "CREATE INDEX " + index + " ON " + table + " (" + columns + ")");
+                } else if (dialect == Dialect.MYSQL) { // the master's key is the view's: InnoDB then clusters its rows by it
+                    Sql.execute(raw, "ALTER TABLE " + table + " ADD PRIMARY KEY (" + columns + ")");
+                } else {
+                    Sql.execute(raw, "CREATE UNIQUE INDEX " + index + " ON " + table + " (" + columns + ")");
+                }
+                // a refresh updates such a view's rows in place: Oracle's PCTFREE 10 leaves room for them
+                if (!query.aggregate() && dialect == Dialect.POSTGRESQL) Sql.execute(raw, "ALTER TABLE " + table + " SET (fillfactor = 90)");
             }
         }
         refresher.build(raw, definition);

@@ -1,0 +1,72 @@
+package io.jdbcrepl.mview;
+
+import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.mview.MviewCommand.Name;
+
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A view's table as a fast refresh writes it: the columns that hold the master's refresh key, the
+ * others (both quoted), and whether the key columns are unique in it (a view without aggregates made
+ * with its key as PRIMARY KEY or UNIQUE index): then it is refreshed in place, writing only the rows
+ * whose values changed.
+ */
+record ViewTable(List<String> key, List<String> others, boolean unique) {
+
+    /** The columns of the view's table that hold the master's {@code key} columns, and the rest. */
+    static ViewTable read(Connection raw, Dialect dialect, ViewDefinition view, List<String> key) throws SQLException {
+        List<String> names = new ArrayList<>();
+        try (PreparedStatement ps = raw.prepareStatement("SELECT * FROM " + Sql.quote(dialect, view.view()) + " WHERE 1 = 0");
+                ResultSet rs = ps.executeQuery()) {
+            ResultSetMetaData md = rs.getMetaData();
+            for (int i = 1; i <= md.getColumnCount(); i++) names.add(md.getColumnName(i));
+        }
+        List<String> keyNames = new ArrayList<>();
+        for (String k : key) {
+            String found = null;
+            if (view.query().star()) {
+                found = names.stream().filter(k::equalsIgnoreCase).findFirst().orElse(null);
+            } else {
+                List<ViewQuery.Item> items = view.query().items();
+                for (int i = 0; i < items.size() && found == null; i++) {
+                    if (k.equalsIgnoreCase(items.get(i).column())) found = names.get(i);
+                }
+            }
+            if (found == null) throw new SQLException("Materialized view " + view.view() + " has no column for " + k, "42703");
+            keyNames.add(found);
+        }
+        List<String> others = names.stream().filter(n -> !keyNames.contains(n)).map(n -> Sql.quote(dialect, n)).toList();
+        boolean unique = !view.query().aggregate() && uniqueIndexOn(raw, dialect, view.view(), keyNames);
+        return new ViewTable(keyNames.stream().map(n -> Sql.quote(dialect, n)).toList(), others, unique);
+    }
+
+    /** Whether one unique index (or the primary key) of {@code table} has exactly {@code columns}. */
+    private static boolean uniqueIndexOn(Connection raw, Dialect dialect, Name table, List<String> columns) throws SQLException {
+        Set<String> wanted = new TreeSet<>();
+        for (String c : columns) wanted.add(c.toLowerCase(Locale.ROOT));
+        Map<String, Set<String>> indexes = new HashMap<>();
+        DatabaseMetaData md = raw.getMetaData();
+        String catalog = dialect == Dialect.MYSQL ? table.schema() : null;
+        String schema = dialect == Dialect.MYSQL ? null : table.schema();
+        try (ResultSet rs = md.getIndexInfo(catalog, schema, table.name(), true, true)) {
+            while (rs.next()) {
+                String column = rs.getString("COLUMN_NAME");
+                if (column == null || rs.getBoolean("NON_UNIQUE")) continue;
+                indexes.computeIfAbsent(rs.getString("INDEX_NAME"), i -> new TreeSet<>()).add(column.toLowerCase(Locale.ROOT));
+            }
+        }
+        return indexes.containsValue(wanted);
+    }
+}
