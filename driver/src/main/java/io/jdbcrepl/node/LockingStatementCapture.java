@@ -523,7 +523,7 @@ final class LockingStatementCapture implements StatementInterceptor {
                     // A statement that may spill reads one row more than a page: if it is there, the rows go to the server
                     int maxRows = update.spill() == null ? 0 : update.pageSize() + 1;
                     List<Locked> rows = lockingRead(update, lastKey, end, maxRows);
-                    if (rows.size() == maxRows) {
+                    if (maxRows > 0 && rows.size() == maxRows) {
                         if (!ownTransaction) savepoint = connection.setSavepoint();
                         count = spilled(update);
                         break;
