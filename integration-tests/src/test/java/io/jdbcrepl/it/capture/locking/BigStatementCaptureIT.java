@@ -36,14 +36,7 @@ class BigStatementCaptureIT {
     @Test
     void statementsChangingRowsByTheHundredThousandRunInA32MbHeap(@TempDir Path dir) throws Exception {
         TestDatabase db = databases.create(Vendor.MARIADB, "bigstmt");
-        try (Connection c = db.openRaw(); Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE big (id INT PRIMARY KEY, g INT NOT NULL, payload VARCHAR(100) NOT NULL)");
-            s.execute("INSERT INTO big SELECT seq, seq % 2, REPEAT('x', 100) FROM seq_1_to_" + ROWS);
-        }
-        String url = db.replUrl(Map.of("repl.node", "n1"));
-        try (Connection c = java.sql.DriverManager.getConnection(url, db.credentials())) {
-            c.isValid(1); // the driver's tables, installed here rather than in the child
-        }
+        String url = bigTable(db, ROWS);
         String output = runInA32MbHeap(dir, org.mariadb.jdbc.Driver.class, url, db,
                 "UPDATE big SET payload = REPEAT('y', 100) WHERE g >= 0", "DELETE FROM big WHERE id > 10");
         assertThat(output).contains("count " + ROWS + " in").contains("count " + (ROWS - 10) + " in");
@@ -69,14 +62,7 @@ class BigStatementCaptureIT {
     void unpagedUpdatesOfHundredsOfThousandsOfRowsRunInA32MbHeapOnMariaDb(@TempDir Path dir) throws Exception {
         int rows = SPILLED_ROWS;
         TestDatabase db = databases.create(Vendor.MARIADB, "bigspill");
-        try (Connection c = db.openRaw(); Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE big (id INT PRIMARY KEY, g INT NOT NULL, payload VARCHAR(100) NOT NULL)");
-            s.execute("INSERT INTO big SELECT seq, seq % 2, REPEAT('x', 100) FROM seq_1_to_" + rows);
-        }
-        String url = db.replUrl(Map.of("repl.node", "n1"));
-        try (Connection c = java.sql.DriverManager.getConnection(url, db.credentials())) {
-            c.isValid(1);
-        }
+        String url = bigTable(db, rows);
         String output = runInA32MbHeap(dir, org.mariadb.jdbc.Driver.class, url, db,
                 "UPDATE big SET id = id + 1 ORDER BY id DESC",
                 "UPDATE big SET payload = REPEAT('s', 100) WHERE g >= (SELECT MIN(g) FROM big b2)",
@@ -97,6 +83,19 @@ class BigStatementCaptureIT {
 
     /** 300,000 rows (held whole, their locked rows would take several times the heap). */
     private static final int SPILLED_ROWS = Integer.getInteger("it.spilledStatementRows", 300_000);
+
+    /** Table {@code big} of {@code rows} rows (id, g = id % 2, payload); returns the node's URL. */
+    private static String bigTable(TestDatabase db, int rows) throws Exception {
+        try (Connection c = db.openRaw(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE big (id INT PRIMARY KEY, g INT NOT NULL, payload VARCHAR(100) NOT NULL)");
+            s.execute("INSERT INTO big SELECT seq, seq % 2, REPEAT('x', 100) FROM seq_1_to_" + rows);
+        }
+        String url = db.replUrl(Map.of("repl.node", "n1"));
+        try (Connection c = java.sql.DriverManager.getConnection(url, db.credentials())) {
+            c.isValid(1); // the driver's tables, installed here rather than in the child
+        }
+        return url;
+    }
 
     /** Runs the statements through {@link BigStatement} in a JVM capped at 32 MB; returns its output. */
     private static String runInA32MbHeap(Path dir, Class<?> vendorDriver, String url, TestDatabase db, String... statements)
