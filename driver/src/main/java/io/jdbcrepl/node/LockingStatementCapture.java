@@ -520,7 +520,14 @@ final class LockingStatementCapture implements StatementInterceptor {
             long count = 0;
             try {
                 while (true) {
-                    List<Locked> rows = lockingRead(update, lastKey, end);
+                    // A statement that may spill reads one row more than a page: if it is there, the rows go to the server
+                    int maxRows = update.spill() == null ? 0 : update.pageSize() + 1;
+                    List<Locked> rows = lockingRead(update, lastKey, end, maxRows);
+                    if (maxRows > 0 && rows.size() == maxRows) {
+                        if (!ownTransaction) savepoint = connection.setSavepoint();
+                        count = spilled(update);
+                        break;
+                    }
                     if (rows.isEmpty()) break;
                     boolean morePages = update.paged() && rows.size() == update.pageSize();
                     if (savepoint == null && !ownTransaction && lastKey == null && (morePages || update.keyAssigned())) {
@@ -552,6 +559,51 @@ final class LockingStatementCapture implements StatementInterceptor {
             }
         }
 
+        /**
+         * The rows held in a temporary table on the server ({@link UpdatePlan.Spill}): filled by the
+         * locking read, changed and read back a page at a time; the table is cleared however it ends.
+         */
+        private long spilled(UpdatePlan update) throws SQLException {
+            UpdatePlan.Spill spill = update.spill();
+            long count = 0;
+            try {
+                for (PlannedSql fill : spill.fill()) {
+                    try (PreparedStatement ps = binder.prepare(connection, fill, List.of())) {
+                        ps.executeLargeUpdate();
+                    }
+                }
+                if (spill.wholeUpdate() != null) {
+                    try (PreparedStatement ps = binder.prepare(connection, spill.wholeUpdate(), List.of())) {
+                        changed = true;
+                        count = ps.executeLargeUpdate();
+                    }
+                }
+                TypedValue position = new TypedValue(io.jdbcrepl.lcr.ValueType.INTEGER, 0L);
+                while (true) {
+                    List<Locked> rows = new ArrayList<>();
+                    try (PreparedStatement ps = binder.prepare(connection, spill.page(), List.of(position));
+                            ResultSet rs = ps.executeQuery()) {
+                        int last = rs.getMetaData().getColumnCount();
+                        while (rs.next()) {
+                            rows.add(locked(rs, update));
+                            position = new TypedValue(io.jdbcrepl.lcr.ValueType.INTEGER, rs.getLong(last));
+                        }
+                    }
+                    if (rows.isEmpty()) break;
+                    if (spill.wholeUpdate() != null) readBackAndLog(update, rows);
+                    else count += changeAndLog(update, rows);
+                    if (rows.size() < update.pageSize()) break;
+                }
+                return count;
+            } finally {
+                try {
+                    execute(connection, spill.clear());
+                } catch (SQLException e) {
+                    // The connection failed too: the session's table goes with it
+                }
+            }
+        }
+
         /** The key of the last row a paged statement goes to, locked; null when no row is left. */
         private List<TypedValue> lastRow(PlannedSql lastRowRead, TableInfo table) throws SQLException {
             try (PreparedStatement ps = binder.prepare(connection, lastRowRead, List.of()); ResultSet rs = ps.executeQuery()) {
@@ -559,28 +611,35 @@ final class LockingStatementCapture implements StatementInterceptor {
             }
         }
 
-        private List<Locked> lockingRead(UpdatePlan update, List<TypedValue> lastKey, List<TypedValue> end)
+        /** @param maxRows at most this many rows, 0 for all */
+        private List<Locked> lockingRead(UpdatePlan update, List<TypedValue> lastKey, List<TypedValue> end, int maxRows)
                 throws SQLException {
-            TableInfo table = update.table();
-            List<String> key = table.key();
             PlannedSql sql = update.lockingRead(lastKey == null);
             List<TypedValue> pageValues = lastKey == null ? List.of() : UpdatePlan.pageValues(lastKey, end);
             List<Locked> rows = new ArrayList<>();
-            try (PreparedStatement ps = binder.prepare(connection, sql, pageValues); ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    RowImage keyImage = read(rs, 1, table, key);
-                    RowImage old = read(rs, 1 + key.size(), table, update.otherOldColumns());
-                    keyImage.asMap().forEach(old::put);
-                    List<TypedValue> oldKey = new ArrayList<>(keyImage.asMap().values());
-                    List<TypedValue> newKey = oldKey;
-                    if (update.keyAssigned()) {
-                        newKey = new ArrayList<>(read(rs, 1 + key.size() + update.otherOldColumns().size(), table, key)
-                                .asMap().values());
-                    }
-                    rows.add(new Locked(oldKey, newKey, image(old, update.logged().oldColumns())));
+            try (PreparedStatement ps = binder.prepare(connection, sql, pageValues)) {
+                ps.setMaxRows(maxRows);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) rows.add(locked(rs, update));
                 }
             }
             return rows;
+        }
+
+        /** A row of the locking read (or of a spill table's page): key, other old columns, new key. */
+        private Locked locked(ResultSet rs, UpdatePlan update) throws SQLException {
+            TableInfo table = update.table();
+            List<String> key = table.key();
+            RowImage keyImage = read(rs, 1, table, key);
+            RowImage old = read(rs, 1 + key.size(), table, update.otherOldColumns());
+            keyImage.asMap().forEach(old::put);
+            List<TypedValue> oldKey = new ArrayList<>(keyImage.asMap().values());
+            List<TypedValue> newKey = oldKey;
+            if (update.keyAssigned()) {
+                newKey = new ArrayList<>(read(rs, 1 + key.size() + update.otherOldColumns().size(), table, key)
+                        .asMap().values());
+            }
+            return new Locked(oldKey, newKey, image(old, update.logged().oldColumns()));
         }
 
         /** The restricted UPDATE and the LCRs of some locked rows, a page at a time. */
@@ -589,28 +648,31 @@ final class LockingStatementCapture implements StatementInterceptor {
             for (int from = 0; from < rows.size(); from += update.pageSize()) {
                 List<Locked> chunk = rows.subList(from, Math.min(rows.size(), from + update.pageSize()));
                 List<TypedValue> oldKeys = new ArrayList<>();
-                List<TypedValue> newKeys = new ArrayList<>();
-                for (Locked row : chunk) {
-                    oldKeys.addAll(row.key());
-                    newKeys.addAll(row.newKey());
-                }
+                for (Locked row : chunk) oldKeys.addAll(row.key());
                 try (PreparedStatement ps = binder.prepare(connection, update.update(chunk.size()), oldKeys)) {
                     count += ps.executeLargeUpdate();
                 }
                 changed = true;
-                Map<List<TypedValue>, RowImage> after = readNew(update, chunk.size(), newKeys);
-                for (Locked row : chunk) {
-                    RowImage newImage = after.get(row.newKey());
-                    if (newImage == null || after.size() != chunk.size()) {
-                        throw new SQLException("Capture could not read back the row of " + update.table().qualifiedName()
-                                + " with key " + row.newKey() + " after updating it: the new key of a key update must"
-                                + " be computable before the update (no RAND(), UUID() or subqueries on the same table)",
-                                "0A000");
-                    }
-                    if (!unchangedByIgnore(update, row.old(), newImage)) log.add(row.old().valuesJson(), newImage.valuesJson());
-                }
+                readBackAndLog(update, chunk);
             }
             return count;
+        }
+
+        /** The new values of some changed rows (at most a page), read by their new keys, and their LCRs. */
+        private void readBackAndLog(UpdatePlan update, List<Locked> chunk) throws SQLException {
+            List<TypedValue> newKeys = new ArrayList<>();
+            for (Locked row : chunk) newKeys.addAll(row.newKey());
+            Map<List<TypedValue>, RowImage> after = readNew(update, chunk.size(), newKeys);
+            for (Locked row : chunk) {
+                RowImage newImage = after.get(row.newKey());
+                if (newImage == null || after.size() != chunk.size()) {
+                    throw new SQLException("Capture could not read back the row of " + update.table().qualifiedName()
+                            + " with key " + row.newKey() + " after updating it: the new key of a key update must"
+                            + " be computable before the update (no RAND(), UUID() or subqueries on the same table)",
+                            "0A000");
+                }
+                if (!unchangedByIgnore(update, row.old(), newImage)) log.add(row.old().valuesJson(), newImage.valuesJson());
+            }
         }
 
         private Map<List<TypedValue>, RowImage> readNew(UpdatePlan update, int rows, List<TypedValue> newKeys)

@@ -334,21 +334,6 @@ public final class LockingPlanner {
         List<String> pageKeys = new ArrayList<>(table.key());
 
         // 1. the locking read
-        SqlBuilder select = new SqlBuilder().sql("SELECT ");
-        List<String> items = new ArrayList<>();
-        for (String k : table.key()) items.add(ref + "." + dialect.quote(k));
-        for (String c : otherOld) items.add(ref + "." + dialect.quote(c));
-        select.sql(String.join(", ", items));
-        if (keyAssigned) {
-            for (String k : table.key()) {
-                select.sql(", ");
-                int at = assigned.indexOf(k);
-                if (at < 0) select.sql(ref + "." + dialect.quote(k));
-                else select.sql("(").fragment(dml.assignments().get(at).value()).sql(")");
-            }
-        }
-        select.sql(" FROM ").sql(dml.target().sqlText());
-        if (dml.target().alias() != null) select.sql(" AS ").sql(ref);
         // Paged (bounded memory) unless a page would see what the pages before it did: rows moved
         // to keys after the last one read (key updates), a subquery that reads the changed rows
         // again (MariaDB evaluates the application's against the rows as they were), or an order
@@ -360,7 +345,7 @@ public final class LockingPlanner {
                 && keyEquality;
         boolean paged = dml.orderBy() == null && dml.limit() == null && !keyAssigned && !dml.whereHasSubquery()
                 && !keyEquality;
-        PlannedSql head = select.build();
+        PlannedSql head = readHead(dml, table, ref, otherOld, assigned, keyAssigned, false);
         PlannedSql firstRead = lockingRead(dml, head, ref, pageKeys, paged, false);
         PlannedSql nextRead = paged ? lockingRead(dml, head, ref, pageKeys, true, true) : null;
         PlannedSql lastRowRead = paged ? lastRowRead(dml, ref, pageKeys) : null;
@@ -394,10 +379,85 @@ public final class LockingPlanner {
         SqlBuilder suffix = new SqlBuilder();
         if (dml.orderBy() != null && dialect == LockingDialect.MARIADB) suffix.sql(" ORDER BY ").fragment(dml.orderBy());
         PlannedSql updatePrefix = update.build();
+        // Unbounded and not paged by key: spilled to a temporary table when it locks more than a page
+        boolean bounded = keyEquality || literalLimit(dml) <= pageSize;
+        UpdatePlan.Spill spill = paged || bounded ? null : spill(dml, table, ref,
+                readHead(dml, table, ref, otherOld, assigned, keyAssigned, true), updatePrefix,
+                table.key().size() * (keyAssigned ? 2 : 1) + otherOld.size());
         UpdatePlan.OneRow block = !oneRow ? null : new UpdatePlan.OneRow(
                 oneRowBlock(firstRead, updatePrefix, dml, readNew, false), oneRowBlock(firstRead, updatePrefix, dml, readNew, true));
         return new UpdatePlan(table, logged, otherOld, keyAssigned, dml.ignore(), pageSize, firstRead, nextRead, lastRowRead,
-                updatePrefix, suffix.build(), readNew, ref, dialect, block);
+                updatePrefix, suffix.build(), readNew, ref, dialect, block, spill);
+    }
+
+    /**
+     * The locking read's items and FROM: key, other old columns, then the new key when the statement
+     * assigns one; {@code aliased}: named repl_c1, repl_c2 … (the columns of a spill table).
+     */
+    private PlannedSql readHead(Dml dml, TableInfo table, String ref, List<String> otherOld, List<String> assigned,
+            boolean keyAssigned, boolean aliased) {
+        List<PlannedSql> items = new ArrayList<>();
+        for (String k : table.key()) items.add(new PlannedSql(ref + "." + dialect.quote(k), List.of()));
+        for (String c : otherOld) items.add(new PlannedSql(ref + "." + dialect.quote(c), List.of()));
+        if (keyAssigned) {
+            for (String k : table.key()) {
+                int at = assigned.indexOf(k);
+                items.add(at < 0 ? new PlannedSql(ref + "." + dialect.quote(k), List.of())
+                        : new SqlBuilder().sql("(").fragment(dml.assignments().get(at).value()).sql(")").build());
+            }
+        }
+        SqlBuilder select = new SqlBuilder().sql("SELECT ");
+        for (int i = 0; i < items.size(); i++) {
+            select.sql(i > 0 ? ", " : "").append(items.get(i)).sql(aliased ? " AS repl_c" + (i + 1) : "");
+        }
+        select.sql(" FROM ").sql(dml.target().sqlText());
+        if (dml.target().alias() != null) select.sql(" AS ").sql(ref);
+        return select.build();
+    }
+
+    /** Numbers the spill tables of H2's plans: a connection's local temporary table of each plan keeps its columns. */
+    private static final java.util.concurrent.atomic.AtomicLong SPILL_TABLES = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * The rows an UPDATE changes, locked and held in a session temporary table on the server rather
+     * than in memory (see {@link UpdatePlan.Spill}); {@code head}: the locking read's items, aliased.
+     */
+    private UpdatePlan.Spill spill(Dml dml, TableInfo table, String ref, PlannedSql head, PlannedSql updatePrefix,
+            int columns) {
+        PlannedSql read = lockingRead(dml, head, ref, table.key(), false, false);
+        List<String> names = new ArrayList<>();
+        for (int i = 1; i <= columns; i++) names.add("repl_c" + i);
+        if (dialect == LockingDialect.MARIADB) {
+            // CREATE TEMPORARY TABLE neither commits nor needs the table's types spelled out; positions follow the read's order
+            String name = "repl_capture_rows";
+            PlannedSql fill = new SqlBuilder().sql("CREATE OR REPLACE TEMPORARY TABLE " + name
+                    + " (repl_pos BIGINT AUTO_INCREMENT PRIMARY KEY) ").append(read).build();
+            String page = "SELECT " + String.join(", ", names) + ", repl_pos FROM " + name
+                    + " WHERE repl_pos > ? ORDER BY repl_pos" + dialect.limit(pageSize);
+            return new UpdatePlan.Spill(List.of(fill), new PlannedSql(page, List.of(PlannedSql.DRIVER)), null,
+                    "DROP TEMPORARY TABLE IF EXISTS " + name);
+        }
+        // H2: only a TRANSACTIONAL local temporary table is created without a commit, and DROP TABLE
+        // commits: each connection keeps the plan's table, emptied after each statement. Rows keep the
+        // read's order in _ROWID_.
+        String name = dialect.quote("repl_capture_rows_" + SPILL_TABLES.incrementAndGet());
+        PlannedSql create = new SqlBuilder().sql("CREATE LOCAL TEMPORARY TABLE IF NOT EXISTS " + name + " TRANSACTIONAL AS (")
+                .append(head).sql(") WITH NO DATA").build();
+        PlannedSql insert = new SqlBuilder().sql("INSERT INTO " + name + " ").append(read).build();
+        String page = "SELECT " + String.join(", ", names) + ", _ROWID_ FROM " + name
+                + " WHERE _ROWID_ > ? ORDER BY _ROWID_" + dialect.limit(pageSize);
+        // H2 checks unique keys once a statement has changed all its rows: one UPDATE changes them all
+        List<String> key = table.key().stream().map(k -> ref + "." + dialect.quote(k)).toList();
+        PlannedSql whole = new SqlBuilder().append(updatePrefix).sql("(" + String.join(", ", key) + ") IN (SELECT "
+                + String.join(", ", names.subList(0, key.size())) + " FROM " + name + ")").build();
+        return new UpdatePlan.Spill(List.of(create, insert), new PlannedSql(page, List.of(PlannedSql.DRIVER)), whole,
+                "DELETE FROM " + name);
+    }
+
+    /** The application's LIMIT when it is a number written in the statement, else {@code Long.MAX_VALUE}. */
+    private static long literalLimit(Dml dml) {
+        if (dml.limit() == null || !dml.limit().text().trim().matches("\\d{1,18}")) return Long.MAX_VALUE;
+        return Long.parseLong(dml.limit().text().trim());
     }
 
     /**

@@ -16,8 +16,9 @@ import java.util.List;
  * <li>a read of the new values by (new) key ({@link #readNew}).</li>
  * </ol>
  * Without ORDER BY/LIMIT, subqueries or key assignments, the locking read is paged by key
- * ({@link #paged}): each page is changed and logged before the next is read, so memory stays
- * bounded. Pages go in key order, as one locking scan does, and up to the last row of the range,
+ * ({@link #paged}); with them, and more rows than a page, its rows are held on the server and read
+ * back a page at a time ({@link #spill}). Paged by key, each page is changed and logged before the
+ * next is read, so memory stays bounded. Pages go in key order, as one locking scan does, and up to the last row of the range,
  * locked when the first page was full ({@link #lastRowRead}): rows inserted beyond it meanwhile are
  * not chased, so the statement ends while others keep inserting.
  *
@@ -43,6 +44,26 @@ public final class UpdatePlan implements LockingPlan {
     private final String keyReference;
     private final LockingDialect dialect;
     private final OneRow oneRow;
+    private final Spill spill;
+
+    /**
+     * A statement whose locking read is not paged by key (key updates, a subquery in WHERE, ORDER
+     * BY/LIMIT) and may lock more than a page: when the read finds more, the same locking read fills
+     * a session temporary table on the server ({@link #fill}, in order), whose rows are then read a
+     * page at a time by position ({@link #page}, driver value: the last position read, 0 first),
+     * so memory does not grow with the rows. All rows are locked and chosen before any changes,
+     * as the statement does (its subquery and its LIMIT see the rows as they were). On MariaDB
+     * each page is then updated by key in the statement's order (it checks unique keys row by
+     * row); on H2, which checks them once at the end of the statement, one UPDATE by the table's
+     * keys changes every row ({@link #wholeUpdate}, null on MariaDB) before the pages are read
+     * back. {@link #clear} ends the table's use (also after a failure). Page columns: those of
+     * the locking read, then the position.
+     */
+    public record Spill(List<PlannedSql> fill, PlannedSql page, PlannedSql wholeUpdate, String clear) {
+        public Spill {
+            fill = List.copyOf(fill);
+        }
+    }
 
     /**
      * MariaDB, an UPDATE of at most one row by primary key: the three steps as one compound
@@ -56,7 +77,7 @@ public final class UpdatePlan implements LockingPlan {
             PlannedSql firstRead, PlannedSql nextRead, PlannedSql lastRowRead, PlannedSql updatePrefix,
             PlannedSql updateSuffix,
             String readNewPrefix,
-            String keyReference, LockingDialect dialect, OneRow oneRow) {
+            String keyReference, LockingDialect dialect, OneRow oneRow, Spill spill) {
         this.table = table;
         this.logged = logged;
         this.shape = LogRowShape.of(CommandType.UPDATE, table, logged);
@@ -73,6 +94,12 @@ public final class UpdatePlan implements LockingPlan {
         this.keyReference = keyReference;
         this.dialect = dialect;
         this.oneRow = oneRow;
+        this.spill = spill;
+    }
+
+    /** How the rows are held on the server when the locking read finds more than a page, or null (see {@link Spill}). */
+    public Spill spill() {
+        return spill;
     }
 
     /** The one-round-trip form, or null when the statement may change several rows (or on H2). */

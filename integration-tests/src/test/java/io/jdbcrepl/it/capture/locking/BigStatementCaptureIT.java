@@ -36,29 +36,9 @@ class BigStatementCaptureIT {
     @Test
     void statementsChangingRowsByTheHundredThousandRunInA32MbHeap(@TempDir Path dir) throws Exception {
         TestDatabase db = databases.create(Vendor.MARIADB, "bigstmt");
-        try (Connection c = db.openRaw(); Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE big (id INT PRIMARY KEY, g INT NOT NULL, payload VARCHAR(100) NOT NULL)");
-            s.execute("INSERT INTO big SELECT seq, seq % 2, REPEAT('x', 100) FROM seq_1_to_" + ROWS);
-        }
-        String url = db.replUrl(Map.of("repl.node", "n1"));
-        try (Connection c = java.sql.DriverManager.getConnection(url, db.credentials())) {
-            c.isValid(1); // the driver's tables, installed here rather than in the child
-        }
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx32m", "-cp", String.join(File.pathSeparator, System.getProperty("repl.driverJar"),
-                        location(org.mariadb.jdbc.Driver.class), location(BigStatement.class)),
-                BigStatement.class.getName(), url, db.user(), db.password(),
-                "UPDATE big SET payload = REPEAT('y', 100) WHERE g >= 0", "DELETE FROM big WHERE id > 10"));
-        Path out = dir.resolve("child.log");
-        Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-        try {
-            assertThat(child.waitFor(10, TimeUnit.MINUTES)).as("the child ended").isTrue();
-        } finally {
-            child.destroyForcibly();
-        }
-        String output = Files.readString(out);
-        System.out.print("big statements: " + output);
-        assertThat(child.exitValue()).as(output).isZero();
+        String url = bigTable(db, ROWS);
+        String output = runInA32MbHeap(dir, org.mariadb.jdbc.Driver.class, url, db,
+                "UPDATE big SET payload = REPEAT('y', 100) WHERE g >= 0", "DELETE FROM big WHERE id > 10");
         assertThat(output).contains("count " + ROWS + " in").contains("count " + (ROWS - 10) + " in");
         try (Connection raw = db.openRaw()) {
             assertThat(count(raw, "SELECT COUNT(*) FROM repl_log WHERE command_type = 'UPDATE'")).isEqualTo(ROWS);
@@ -71,6 +51,71 @@ class BigStatementCaptureIT {
             assertThat(count(raw, "SELECT COUNT(DISTINCT tx_id) FROM repl_log")).isEqualTo(2);
             assertThat(count(raw, "SELECT COUNT(*) FROM big WHERE payload LIKE 'y%'")).isEqualTo(10);
         }
+    }
+
+    /**
+     * The UPDATEs that are not paged by key, of 300,000 rows each (their locked rows held in a
+     * temporary table on the server): a key update that must go in descending order, a subquery
+     * in WHERE, ORDER BY with LIMIT.
+     */
+    @Test
+    void unpagedUpdatesOfHundredsOfThousandsOfRowsRunInA32MbHeapOnMariaDb(@TempDir Path dir) throws Exception {
+        int rows = SPILLED_ROWS;
+        TestDatabase db = databases.create(Vendor.MARIADB, "bigspill");
+        String url = bigTable(db, rows);
+        String output = runInA32MbHeap(dir, org.mariadb.jdbc.Driver.class, url, db,
+                "UPDATE big SET id = id + 1 ORDER BY id DESC",
+                "UPDATE big SET payload = REPEAT('s', 100) WHERE g >= (SELECT MIN(g) FROM big b2)",
+                "UPDATE big SET payload = REPEAT('o', 100) ORDER BY g, id LIMIT " + (rows - 10));
+        assertThat(output).contains("count " + rows + " in").contains("count " + (rows - 10) + " in");
+        try (Connection raw = db.openRaw()) {
+            assertThat(count(raw, "SELECT COUNT(*) FROM repl_log")).isEqualTo(3L * rows - 10);
+            assertThat(count(raw, "SELECT COUNT(DISTINCT JSON_VALUE(old_values, '$.id')) FROM repl_log"
+                    + " WHERE JSON_VALUE(new_values, '$.id') = JSON_VALUE(old_values, '$.id') + 1")).isEqualTo(rows);
+            assertThat(count(raw, "SELECT COUNT(DISTINCT JSON_VALUE(old_values, '$.id')) FROM repl_log"
+                    + " WHERE JSON_VALUE(new_values, '$.payload') LIKE 's%'")).isEqualTo(rows);
+            assertThat(count(raw, "SELECT COUNT(DISTINCT JSON_VALUE(old_values, '$.id')) FROM repl_log"
+                    + " WHERE JSON_VALUE(new_values, '$.payload') LIKE 'o%'")).isEqualTo(rows - 10);
+            assertThat(count(raw, "SELECT COUNT(*) FROM big WHERE payload LIKE 'o%' AND id BETWEEN 2 AND " + (rows + 1)))
+                    .isEqualTo(rows - 10);
+        }
+    }
+
+    /** 300,000 rows (held whole, their locked rows would take several times the heap). */
+    private static final int SPILLED_ROWS = Integer.getInteger("it.spilledStatementRows", 300_000);
+
+    /** Table {@code big} of {@code rows} rows (id, g = id % 2, payload); returns the node's URL. */
+    private static String bigTable(TestDatabase db, int rows) throws Exception {
+        try (Connection c = db.openRaw(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE big (id INT PRIMARY KEY, g INT NOT NULL, payload VARCHAR(100) NOT NULL)");
+            s.execute("INSERT INTO big SELECT seq, seq % 2, REPEAT('x', 100) FROM seq_1_to_" + rows);
+        }
+        String url = db.replUrl(Map.of("repl.node", "n1"));
+        try (Connection c = java.sql.DriverManager.getConnection(url, db.credentials())) {
+            c.isValid(1); // the driver's tables, installed here rather than in the child
+        }
+        return url;
+    }
+
+    /** Runs the statements through {@link BigStatement} in a JVM capped at 32 MB; returns its output. */
+    private static String runInA32MbHeap(Path dir, Class<?> vendorDriver, String url, TestDatabase db, String... statements)
+            throws Exception {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx32m", "-cp", String.join(File.pathSeparator, System.getProperty("repl.driverJar"),
+                        location(vendorDriver), location(BigStatement.class)),
+                BigStatement.class.getName(), url, db.user(), db.password()));
+        command.addAll(List.of(statements));
+        Path out = dir.resolve("child.log");
+        Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        try {
+            assertThat(child.waitFor(10, TimeUnit.MINUTES)).as("the child ended").isTrue();
+        } finally {
+            child.destroyForcibly();
+        }
+        String output = Files.readString(out);
+        System.out.print("big statements: " + output);
+        assertThat(child.exitValue()).as(output).isZero();
+        return output;
     }
 
     private static String location(Class<?> c) throws Exception {
