@@ -75,7 +75,11 @@ public final class TableCatalog {
         }
         Map<String, List<String>> constraints = dialect == Dialect.POSTGRESQL
                 ? constraints(connection, schema, table) : Map.of();
-        java.util.Set<String> uniqueColumns = dialect == Dialect.POSTGRESQL ? uniqueIndexColumns(connection, schema, table) : null;
+        java.util.Set<String> uniqueColumns = switch (dialect) {
+            case POSTGRESQL -> uniqueIndexColumns(connection, schema, table);
+            case H2 -> uniqueIndexColumns(md, schema, table);
+            default -> null;
+        };
         return Optional.of(new TableInfo(schema, table, columns, key, constraints, uniqueColumns));
     }
 
@@ -115,6 +119,25 @@ public final class TableCatalog {
             while (rs.next()) {
                 if (rs.getBoolean(2) || rs.getString(1) == null) return null;
                 out.add(rs.getString(1));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * H2: the columns of the table's unique indexes (an UPDATE assigning one is not run a page at a
+     * time: H2 checks unique indexes once a statement has changed all its rows), or null when an
+     * index has an expression.
+     */
+    private static java.util.Set<String> uniqueIndexColumns(DatabaseMetaData md, String schema, String table)
+            throws SQLException {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        try (ResultSet rs = md.getIndexInfo(null, schema, table, true, false)) {
+            while (rs.next()) {
+                if (rs.getBoolean("NON_UNIQUE")) continue;
+                String column = rs.getString("COLUMN_NAME");
+                if (column == null) return null;
+                out.add(column);
             }
         }
         return out;

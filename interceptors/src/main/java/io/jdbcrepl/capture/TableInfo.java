@@ -57,7 +57,7 @@ public final class TableInfo {
     }
 
     /**
-     * Whether a change of this column may count as a key change for PostgreSQL's row locks (the
+     * Whether a change of this column may count as a key change (PostgreSQL's row locks; H2's paging) (the
      * column is in a unique index, or the indexes are not known): an UPDATE that changes one takes
      * {@code FOR UPDATE} strength, any other {@code FOR NO KEY UPDATE}.
      */

@@ -343,8 +343,11 @@ public final class LockingPlanner {
                 dml.target().alias(), dialect.sqlDialect());
         boolean oneRow = dialect == LockingDialect.MARIADB && !keyAssigned && dml.orderBy() == null && dml.limit() == null
                 && keyEquality;
+        // H2 checks unique indexes once the statement has changed all its rows: an UPDATE assigning
+        // a column of one (SET u = u + 1) would fail a page at a time where the raw one succeeds
+        boolean uniqueAssigned = dialect == LockingDialect.H2 && assigned.stream().anyMatch(table::mayBeLockKey);
         boolean paged = dml.orderBy() == null && dml.limit() == null && !keyAssigned && !dml.whereHasSubquery()
-                && !keyEquality;
+                && !keyEquality && !uniqueAssigned;
         PlannedSql head = readHead(dml, table, ref, otherOld, assigned, keyAssigned, false);
         PlannedSql firstRead = lockingRead(dml, head, ref, pageKeys, paged, false);
         PlannedSql nextRead = paged ? lockingRead(dml, head, ref, pageKeys, true, true) : null;

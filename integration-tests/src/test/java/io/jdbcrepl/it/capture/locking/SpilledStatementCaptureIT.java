@@ -49,7 +49,11 @@ class SpilledStatementCaptureIT {
         // As the rows were: read once, before any changes (re-read, the average would move)
         out.add("UPDATE sp SET g = g + 3 WHERE g * 1.0 <= (SELECT AVG(g) FROM sp s2)");
         out.add("UPDATE sp SET payload = CONCAT('s', payload) WHERE EXISTS (SELECT 1 FROM sp s2 WHERE s2.id = sp.id + 1)");
+        // a unique column that is not the key: H2 shifts it (it would be paged by key, a page at a
+        // time it fails on the next page's first row), MariaDB fails as raw does, or orders it
+        out.add("UPDATE sp SET u = u + 1 WHERE g >= 0");
         if (vendor == Vendor.MARIADB) {
+            out.add("UPDATE sp SET u = u + 1 WHERE g >= 0 ORDER BY u DESC");
             out.add("UPDATE sp SET payload = CONCAT('o', id) ORDER BY g DESC, id LIMIT 2000");
             out.add("UPDATE sp SET payload = CONCAT('a', payload) ORDER BY id");
             out.add("UPDATE sp SET id = id - 20000 ORDER BY id LIMIT 1800");
@@ -64,12 +68,13 @@ class SpilledStatementCaptureIT {
         TestDatabase reference = databases.create(vendor, "sp_raw");
         for (TestDatabase db : List.of(captured, reference)) {
             try (Connection raw = db.openRaw(); Statement s = raw.createStatement()) {
-                s.execute("CREATE TABLE sp (id INT PRIMARY KEY, g INT NOT NULL, payload VARCHAR(40) NOT NULL)");
-                try (PreparedStatement ps = raw.prepareStatement("INSERT INTO sp VALUES (?, ?, ?)")) {
+                s.execute("CREATE TABLE sp (id INT PRIMARY KEY, g INT NOT NULL, payload VARCHAR(40) NOT NULL, u INT NOT NULL UNIQUE)");
+                try (PreparedStatement ps = raw.prepareStatement("INSERT INTO sp VALUES (?, ?, ?, ?)")) {
                     for (int i = 1; i <= ROWS; i++) {
                         ps.setInt(1, i);
                         ps.setInt(2, i % 3);
                         ps.setString(3, "p" + i);
+                        ps.setInt(4, i);
                         ps.addBatch();
                     }
                     ps.executeBatch();
@@ -114,7 +119,7 @@ class SpilledStatementCaptureIT {
                     assertThat(before.get(oldKey)).as(sql + ": a changed row " + oldKey).isNotEqualTo(after.get(oldKey));
                 }
             }
-            assertThat(failures).isEqualTo(vendor == Vendor.H2 ? 1 : 2);
+            assertThat(failures).isEqualTo(vendor == Vendor.H2 ? 1 : 3);
         }
     }
 
