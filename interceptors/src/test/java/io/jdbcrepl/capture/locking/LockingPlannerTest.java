@@ -25,7 +25,8 @@ class LockingPlannerTest {
     private static final TableInfo PAIR = new TableInfo("hr", "pair", List.of(
             new ColumnInfo("a", ValueType.INTEGER, "INT", false, false),
             new ColumnInfo("b", ValueType.INTEGER, "INT", false, false),
-            new ColumnInfo("v", ValueType.STRING, "VARCHAR", true, false)), List.of("a", "b"));
+            new ColumnInfo("v", ValueType.STRING, "VARCHAR", true, false)), List.of("a", "b"), java.util.Map.of(),
+            java.util.Set.of("a", "b"));
     private static final CaptureSettings TS = new CaptureSettings(false, List.of(), List.of(), "ts");
 
     private static LockingPlan plan(LockingDialect d, String sql, TableInfo table, CaptureSettings s) throws CaptureException {
@@ -143,6 +144,21 @@ class LockingPlannerTest {
         assertThat(pair.oneRow()).isNotNull();
         assertThat(((UpdatePlan) plan(LockingDialect.MARIADB, "UPDATE pair SET v = ? WHERE a = ?", PAIR,
                 CaptureSettings.DEFAULT)).oneRow()).isNull();
+    }
+
+    @Test
+    void onH2AnUpdateAssigningAUniqueColumnIsNotPagedByKey() throws Exception {
+        assertThat(((UpdatePlan) plan(LockingDialect.H2, "UPDATE pair SET v = ? WHERE v IS NULL", PAIR,
+                CaptureSettings.DEFAULT)).paged()).isTrue();
+        TableInfo uniqueV = new TableInfo("hr", "pair", PAIR.columns(), PAIR.key(), java.util.Map.of(), java.util.Set.of("a", "b", "v"));
+        assertThat(((UpdatePlan) plan(LockingDialect.H2, "UPDATE pair SET v = ? WHERE v IS NULL", uniqueV,
+                CaptureSettings.DEFAULT)).paged()).isFalse();
+        assertThat(((UpdatePlan) plan(LockingDialect.MARIADB, "UPDATE pair SET v = ? WHERE v IS NULL", uniqueV,
+                CaptureSettings.DEFAULT)).paged()).isTrue(); // MariaDB checks unique keys row by row, as the pages do
+        // indexes not known: not paged
+        TableInfo unknown = new TableInfo("hr", "pair", PAIR.columns(), PAIR.key());
+        assertThat(((UpdatePlan) plan(LockingDialect.H2, "UPDATE pair SET v = ? WHERE v IS NULL", unknown,
+                CaptureSettings.DEFAULT)).paged()).isFalse();
     }
 
     @Test
