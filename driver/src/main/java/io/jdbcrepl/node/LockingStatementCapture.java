@@ -277,6 +277,8 @@ final class LockingStatementCapture implements StatementInterceptor {
                 count = upsert(upsert, keys);
             } else if (((ReturningPlan) plan).pages() != null) {
                 count = pagedDelete((ReturningPlan) plan);
+            } else if (((ReturningPlan) plan).spill() != null) {
+                count = spilledDelete((ReturningPlan) plan, keys);
             } else {
                 count = returning((ReturningPlan) plan, keys);
             }
@@ -379,6 +381,72 @@ final class LockingStatementCapture implements StatementInterceptor {
                 }
                 throw e;
             }
+        }
+
+        /**
+         * MariaDB, a DELETE not in key order ({@link ReturningPlan.Spill}): whole when its locking read
+         * finds at most a page of rows, else its keys locked into a temporary table and its rows
+         * deleted a page at a time by position. Within the application's transaction, a failure
+         * after the first page rolls back to a savepoint, so the statement stays all or nothing.
+         */
+        long spilledDelete(ReturningPlan delete, GeneratedKeys keys) throws SQLException {
+            ReturningPlan.Spill spill = delete.spill();
+            int found = 0;
+            try (PreparedStatement ps = binder.prepare(connection, spill.probe(), List.of())) {
+                ps.setMaxRows(spill.size() + 1);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) found++;
+                }
+            }
+            if (found <= spill.size()) return returning(delete, keys);
+            Savepoint savepoint = ownTransaction ? null : connection.setSavepoint();
+            long count = 0;
+            try {
+                try (PreparedStatement ps = binder.prepare(connection, spill.fill(), List.of())) {
+                    ps.executeLargeUpdate();
+                }
+                TableInfo table = delete.table();
+                TypedValue position = position(0);
+                List<TypedValue> lastKey = new ArrayList<>();
+                while (true) {
+                    List<TypedValue> pageKeys = new ArrayList<>();
+                    int rows = 0;
+                    try (PreparedStatement ps = binder.prepare(connection, spill.pageKeys(), List.of(position));
+                            ResultSet rs = ps.executeQuery()) {
+                        int last = rs.getMetaData().getColumnCount();
+                        while (rs.next()) {
+                            pageKeys.addAll(read(rs, 1, table, table.key()).asMap().values());
+                            position = position(rs.getLong(last));
+                            rows++;
+                        }
+                    }
+                    if (rows == 0) break;
+                    count += deletePage(delete, spill.delete(rows), pageKeys, lastKey);
+                    if (rows < spill.size()) break;
+                }
+                if (!ownTransaction) log.flush();
+                return count;
+            } catch (SQLException | RuntimeException e) {
+                if (changed && !ownTransaction) {
+                    try {
+                        connection.rollback(savepoint);
+                    } catch (SQLException suppressed) {
+                        e.addSuppressed(suppressed);
+                        transaction.poison(e.getMessage());
+                    }
+                }
+                throw e;
+            } finally {
+                try {
+                    execute(connection, spill.clear());
+                } catch (SQLException e) {
+                    // The connection failed too: the session's table goes with it
+                }
+            }
+        }
+
+        private static TypedValue position(long p) {
+            return new TypedValue(io.jdbcrepl.lcr.ValueType.INTEGER, p);
         }
 
         /** One page: its rows deleted and logged (the LCRs written a hundred at a time); {@code lastKey} set to its last row's. */

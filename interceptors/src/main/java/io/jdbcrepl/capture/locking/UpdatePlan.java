@@ -196,10 +196,13 @@ public final class UpdatePlan implements LockingPlan {
         return new SqlBuilder().sql(readNewPrefix).append(keyMatch(keyReference, rows)).build();
     }
 
-    /** {@code k IN (?, ?)} for one key column; {@code (a = ? AND b = ?) OR …} for several (index-friendly). */
     PlannedSql keyMatch(String reference, int rows) {
+        return keyMatch(dialect, table.key(), reference, rows);
+    }
+
+    /** {@code k IN (?, ?)} for one key column; {@code (a = ? AND b = ?) OR …} for several (index-friendly). */
+    static PlannedSql keyMatch(LockingDialect dialect, List<String> key, String reference, int rows) {
         SqlBuilder sql = new SqlBuilder();
-        List<String> key = table.key();
         if (key.size() == 1) {
             sql.sql(reference + "." + dialect.quote(key.get(0)) + " IN (");
             for (int r = 0; r < rows; r++) {
