@@ -370,16 +370,31 @@ final class LockingStatementCapture implements StatementInterceptor {
                 if (!ownTransaction) log.flush();
                 return count;
             } catch (SQLException | RuntimeException e) {
-                if (changed && !ownTransaction) {
-                    try {
-                        if (savepoint != null) connection.rollback(savepoint);
-                        else execute(connection, "ROLLBACK TO SAVEPOINT " + ReturningPlan.SAVEPOINT);
-                    } catch (SQLException suppressed) {
-                        e.addSuppressed(suppressed);
-                        transaction.poison(e.getMessage());
-                    }
-                }
+                if (changed && !ownTransaction) rollBackTo(savepoint, e);
                 throw e;
+            }
+        }
+
+        /**
+         * Undoes a failed statement's changes back to its savepoint ({@code null}: the one MariaDB's
+         * paged DELETE sets with its first page); when that fails too, the transaction cannot commit.
+         */
+        private void rollBackTo(Savepoint savepoint, Exception e) {
+            try {
+                if (savepoint != null) connection.rollback(savepoint);
+                else execute(connection, "ROLLBACK TO SAVEPOINT " + ReturningPlan.SAVEPOINT);
+            } catch (SQLException suppressed) {
+                e.addSuppressed(suppressed);
+                transaction.poison(e.getMessage());
+            }
+        }
+
+        /** Ends the use of a spill's temporary table, however the statement ended. */
+        private void clearSpill(String clear) {
+            try {
+                execute(connection, clear);
+            } catch (SQLException e) {
+                // The connection failed too: the session's table goes with it
             }
         }
 
@@ -427,21 +442,10 @@ final class LockingStatementCapture implements StatementInterceptor {
                 if (!ownTransaction) log.flush();
                 return count;
             } catch (SQLException | RuntimeException e) {
-                if (changed && !ownTransaction) {
-                    try {
-                        connection.rollback(savepoint);
-                    } catch (SQLException suppressed) {
-                        e.addSuppressed(suppressed);
-                        transaction.poison(e.getMessage());
-                    }
-                }
+                if (changed && !ownTransaction) rollBackTo(savepoint, e);
                 throw e;
             } finally {
-                try {
-                    execute(connection, spill.clear());
-                } catch (SQLException e) {
-                    // The connection failed too: the session's table goes with it
-                }
+                clearSpill(spill.clear());
             }
         }
 
@@ -613,16 +617,8 @@ final class LockingStatementCapture implements StatementInterceptor {
                 if (!ownTransaction) log.flush();
                 return count;
             } catch (SQLException | RuntimeException e) {
-                if (savepoint != null) {
-                    try {
-                        connection.rollback(savepoint);
-                    } catch (SQLException suppressed) {
-                        e.addSuppressed(suppressed);
-                        transaction.poison(e.getMessage());
-                    }
-                } else if (changed && !ownTransaction) {
-                    transaction.poison(e.getMessage());
-                }
+                if (savepoint != null) rollBackTo(savepoint, e);
+                else if (changed && !ownTransaction) transaction.poison(e.getMessage());
                 throw e;
             }
         }
@@ -646,7 +642,7 @@ final class LockingStatementCapture implements StatementInterceptor {
                         count = ps.executeLargeUpdate();
                     }
                 }
-                TypedValue position = new TypedValue(io.jdbcrepl.lcr.ValueType.INTEGER, 0L);
+                TypedValue position = position(0);
                 while (true) {
                     List<Locked> rows = new ArrayList<>();
                     try (PreparedStatement ps = binder.prepare(connection, spill.page(), List.of(position));
@@ -654,7 +650,7 @@ final class LockingStatementCapture implements StatementInterceptor {
                         int last = rs.getMetaData().getColumnCount();
                         while (rs.next()) {
                             rows.add(locked(rs, update));
-                            position = new TypedValue(io.jdbcrepl.lcr.ValueType.INTEGER, rs.getLong(last));
+                            position = position(rs.getLong(last));
                         }
                     }
                     if (rows.isEmpty()) break;
@@ -664,11 +660,7 @@ final class LockingStatementCapture implements StatementInterceptor {
                 }
                 return count;
             } finally {
-                try {
-                    execute(connection, spill.clear());
-                } catch (SQLException e) {
-                    // The connection failed too: the session's table goes with it
-                }
+                clearSpill(spill.clear());
             }
         }
 

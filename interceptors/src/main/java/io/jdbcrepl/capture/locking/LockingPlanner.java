@@ -241,7 +241,7 @@ public final class LockingPlanner {
         // the statement's order within a page too (MariaDB checks foreign keys row by row)
         SqlBuilder suffix = new SqlBuilder();
         if (dml.orderBy() != null) suffix.sql(" ORDER BY ").fragment(dml.orderBy());
-        suffix.sql("\nRETURNING ").sql(dialect.quotedList(table.columns().stream().map(ColumnInfo::name).toList()));
+        suffix.sql(returningClause(table));
         return new ReturningPlan.Spill(pageSize, read, fill, pageKeys, prefix, suffix.build(), table.key(), ref, dialect,
                 "DROP TEMPORARY TABLE IF EXISTS " + name);
     }
@@ -290,13 +290,17 @@ public final class LockingPlanner {
         List<String> columns = table.columns().stream().map(ColumnInfo::name).toList();
         SqlBuilder sql = new SqlBuilder();
         if (dialect == LockingDialect.MARIADB) {
-            // A new line ends a trailing -- comment of the application's text.
-            sql.append(change).sql("\nRETURNING ").sql(dialect.quotedList(columns));
+            sql.append(change).sql(returningClause(table));
         } else {
             sql.sql("SELECT ").sql(dialect.quotedList(columns)).sql(" FROM " + deltaTable + " TABLE (")
                     .append(change).sql("\n)");
         }
         return new ReturningPlan(table, command, logged, LogRowShape.of(command, table, logged), sql.build(), columns);
+    }
+
+    /** MariaDB: {@code RETURNING} every column of the table (after a new line, which ends a trailing -- comment of the application's text). */
+    private String returningClause(TableInfo table) {
+        return "\nRETURNING " + dialect.quotedList(table.columns().stream().map(ColumnInfo::name).toList());
     }
 
     /** The INSERT rebuilt so that the timestamp column gets now (SPEC 5.6), keeping the parameters in order. */
