@@ -2,18 +2,16 @@ package io.jdbcrepl.mview;
 
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.mview.MviewCommand.Name;
+import io.jdbcrepl.node.TableCatalog;
 
 import java.sql.Connection;
-import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -56,17 +54,14 @@ record ViewTable(List<String> key, List<String> others, boolean unique) {
     private static boolean uniqueIndexOn(Connection raw, Dialect dialect, Name table, List<String> columns) throws SQLException {
         Set<String> wanted = new TreeSet<>();
         for (String c : columns) wanted.add(c.toLowerCase(Locale.ROOT));
-        Map<String, Set<String>> indexes = new HashMap<>();
-        DatabaseMetaData md = raw.getMetaData();
         String catalog = dialect == Dialect.MYSQL ? table.schema() : null;
         String schema = dialect == Dialect.MYSQL ? null : table.schema();
-        try (ResultSet rs = md.getIndexInfo(catalog, schema, table.name(), true, true)) {
-            while (rs.next()) {
-                String column = rs.getString("COLUMN_NAME");
-                if (column == null || rs.getBoolean("NON_UNIQUE")) continue;
-                indexes.computeIfAbsent(rs.getString("INDEX_NAME"), i -> new TreeSet<>()).add(column.toLowerCase(Locale.ROOT));
-            }
+        for (List<String> index : TableCatalog.uniqueIndexes(raw.getMetaData(), catalog, schema, table.name()).values()) {
+            if (index.contains(null)) continue; // on an expression
+            Set<String> has = new TreeSet<>();
+            for (String c : index) has.add(c.toLowerCase(Locale.ROOT));
+            if (has.equals(wanted)) return true;
         }
-        return indexes.containsValue(wanted);
+        return false;
     }
 }

@@ -132,12 +132,25 @@ public final class TableCatalog {
     private static java.util.Set<String> uniqueIndexColumns(DatabaseMetaData md, String schema, String table)
             throws SQLException {
         java.util.Set<String> out = new java.util.HashSet<>();
-        try (ResultSet rs = md.getIndexInfo(null, schema, table, true, false)) {
+        for (List<String> columns : uniqueIndexes(md, null, schema, table).values()) {
+            if (columns.contains(null)) return null;
+            out.addAll(columns);
+        }
+        return out;
+    }
+
+    /**
+     * The table's unique indexes (the primary key among them) by name, each with its columns as
+     * stored; an expression stands as a null column. {@code catalog} and {@code schema} as
+     * {@link DatabaseMetaData#getIndexInfo} takes them (MySQL and MariaDB: the database is the catalog).
+     */
+    public static Map<String, List<String>> uniqueIndexes(DatabaseMetaData md, String catalog, String schema, String table)
+            throws SQLException {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        try (ResultSet rs = md.getIndexInfo(catalog, schema, table, true, true)) {
             while (rs.next()) {
-                if (rs.getBoolean("NON_UNIQUE")) continue;
-                String column = rs.getString("COLUMN_NAME");
-                if (column == null) return null;
-                out.add(column);
+                if (rs.getBoolean("NON_UNIQUE") || rs.getString("INDEX_NAME") == null) continue;
+                out.computeIfAbsent(rs.getString("INDEX_NAME"), i -> new ArrayList<>()).add(rs.getString("COLUMN_NAME"));
             }
         }
         return out;
