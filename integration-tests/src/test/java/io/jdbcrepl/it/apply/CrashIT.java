@@ -45,10 +45,12 @@ class CrashIT {
 
     @AfterEach
     void killChildren() throws InterruptedException {
-        for (Process p : children) {
-            p.destroyForcibly();
-            p.waitFor();
-        }
+        for (Process p : children) kill(p);
+    }
+
+    private static void kill(Process p) throws InterruptedException {
+        p.destroyForcibly();
+        p.waitFor();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -59,8 +61,7 @@ class CrashIT {
                 Process child = startApplier(childUrl, dest, dir.resolve("apply-" + round + ".log"));
                 awaitApplying(progress, applied(progress), child);
                 Thread.sleep(ThreadLocalRandom.current().nextInt(0, 1500));
-                child.destroyForcibly();
-                child.waitFor();
+                kill(child);
             }
         });
     }
@@ -78,14 +79,12 @@ class CrashIT {
             awaitApplying(progress, applied(progress), first);
             Process second = startApplier(childUrl, dest, dir.resolve("apply-second.log"));
             Thread.sleep(3000); // the second JVM is up and finds the applier's lock taken
-            first.destroyForcibly();
-            first.waitFor();
+            kill(first);
             long atKill = applied(progress);
             awaitApplying(progress, atKill, second);
             assertThat(applied(progress)).as("applied after the holder died, by the second JVM").isGreaterThan(atKill);
             assertThat(second.isAlive()).isTrue();
-            second.destroyForcibly();
-            second.waitFor();
+            kill(second);
         });
     }
 
