@@ -3,6 +3,14 @@ package io.jdbcrepl.node;
 import io.jdbcrepl.capture.locking.LogInsert;
 import io.jdbcrepl.capture.locking.LogRowShape;
 
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -13,8 +21,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** Writes one statement's row LCRs into repl_log, in multi-row INSERTs of a bounded number of rows. */
-final class ChangeLogWriter {
+/**
+ * Writes one statement's row LCRs into repl_log, in multi-row INSERTs of a bounded number of rows.
+ * While the connection streams a result ({@link #beginReading}) it cannot run the INSERTs: the LCRs
+ * past one INSERT's worth go to a temporary file and are written when the result has ended.
+ */
+final class ChangeLogWriter implements AutoCloseable {
 
     static final int ROWS_PER_INSERT = 100;
 
@@ -24,6 +36,11 @@ final class ChangeLogWriter {
     private final String node;
     private final LogRowShape shape;
     private final List<Pending> pending = new ArrayList<>();
+    private boolean reading;
+    private Overflow overflow;
+
+    /** Where the LCRs set aside go: the JVM's temporary directory (java.io.tmpdir); tests set their own. */
+    static volatile Path overflowDirectory = null;
 
     /** An LCR not written yet; its shape is the statement's, or its own in an upsert (INSERT or UPDATE). */
     private record Pending(LogRowShape shape, String oldJson, String newJson) {
@@ -45,7 +62,136 @@ final class ChangeLogWriter {
     /** One LCR of another shape than the statement's. */
     void add(LogRowShape shape, String oldJson, String newJson) throws SQLException {
         pending.add(new Pending(shape, oldJson, newJson));
-        if (pending.size() == ROWS_PER_INSERT) flush();
+        if (pending.size() < ROWS_PER_INSERT) return;
+        if (!reading) {
+            flush();
+            return;
+        }
+        if (overflow == null) overflow = new Overflow();
+        overflow.write(pending);
+        pending.clear();
+    }
+
+    /** The connection is reading a streamed result until {@link #endReading}: no INSERT meanwhile. */
+    void beginReading() {
+        reading = true;
+    }
+
+    /** The result has ended: the LCRs set aside are written, in the order they came; the last ones may stay pending. */
+    void endReading() throws SQLException {
+        reading = false;
+        if (overflow == null) return;
+        List<Pending> last = new ArrayList<>(pending);
+        pending.clear();
+        try (Overflow rows = overflow) {
+            overflow = null;
+            rows.readBack(row -> {
+                pending.add(row);
+                if (pending.size() == ROWS_PER_INSERT) flush();
+            });
+        }
+        for (Pending row : last) add(row.shape(), row.oldJson(), row.newJson());
+    }
+
+    /** Deletes the LCRs set aside, if the statement failed before {@link #endReading}. */
+    @Override
+    public void close() {
+        if (overflow != null) overflow.close();
+        overflow = null;
+    }
+
+    /** LCRs in a temporary file: their shapes by index, their JSON as UTF-8 with a length (-1: null). */
+    private static final class Overflow implements AutoCloseable {
+        private final Path file;
+        private final DataOutputStream out;
+        private final List<LogRowShape> shapes = new ArrayList<>();
+
+        Overflow() throws SQLException {
+            try {
+                Path directory = overflowDirectory;
+                file = directory == null ? Files.createTempFile("repl-lcrs-", ".bin")
+                        : Files.createTempFile(directory, "repl-lcrs-", ".bin");
+                out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16));
+            } catch (IOException e) {
+                throw new SQLException("Cannot create a temporary file for the LCRs of a large result: " + e.getMessage(),
+                        "58030", e);
+            }
+        }
+
+        void write(List<Pending> rows) throws SQLException {
+            try {
+                for (Pending row : rows) {
+                    int shape = shapes.indexOf(row.shape());
+                    if (shape < 0) {
+                        shape = shapes.size();
+                        shapes.add(row.shape());
+                    }
+                    out.writeInt(shape);
+                    writeText(row.oldJson());
+                    writeText(row.newJson());
+                }
+            } catch (IOException e) {
+                throw failed(e);
+            }
+        }
+
+        private void writeText(String text) throws IOException {
+            if (text == null) {
+                out.writeInt(-1);
+                return;
+            }
+            byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+            out.writeInt(bytes.length);
+            out.write(bytes);
+        }
+
+        interface RowConsumer {
+            void accept(Pending row) throws SQLException;
+        }
+
+        void readBack(RowConsumer consumer) throws SQLException {
+            try {
+                out.close();
+                try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
+                    while (true) {
+                        int shape;
+                        try {
+                            shape = in.readInt();
+                        } catch (EOFException end) {
+                            return;
+                        }
+                        String oldJson = readText(in);
+                        consumer.accept(new Pending(shapes.get(shape), oldJson, readText(in)));
+                    }
+                }
+            } catch (IOException e) {
+                throw failed(e);
+            }
+        }
+
+        private static String readText(DataInputStream in) throws IOException {
+            int length = in.readInt();
+            return length < 0 ? null : new String(in.readNBytes(length), StandardCharsets.UTF_8);
+        }
+
+        private SQLException failed(IOException e) {
+            return new SQLException("Cannot use the temporary file " + file + " for the LCRs of a large result: "
+                    + e.getMessage(), "58030", e);
+        }
+
+        @Override
+        public void close() {
+            try {
+                out.close();
+            } catch (IOException ignored) {
+                // the file goes anyway
+            }
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException ignored) {
+                // a temporary file left behind holds only this failed statement's LCRs
+            }
+        }
     }
 
     /**

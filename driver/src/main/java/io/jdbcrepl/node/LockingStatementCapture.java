@@ -370,7 +370,8 @@ final class LockingStatementCapture implements StatementInterceptor {
                 if (!ownTransaction) log.flush();
                 return count;
             } catch (SQLException | RuntimeException e) {
-                if (changed && !ownTransaction) rollBackTo(savepoint, e);
+                // H2: also when the first page failed (see keepsFailedChanges)
+                if (!ownTransaction && (changed || savepoint != null)) rollBackTo(savepoint, e);
                 throw e;
             }
         }
@@ -480,10 +481,18 @@ final class LockingStatementCapture implements StatementInterceptor {
             long count = 0;
             int own = returning.applicationColumns();
             PreparedStatement ps = binder.prepare(connection, returning.sql(), List.of(), own > 0);
+            // The application's rows are read twice: held; else streamed (an INSERT … SELECT may return millions)
+            boolean streamed = own == 0 && streamsResults();
+            Savepoint savepoint = ownTransaction || !keepsFailedChanges() ? null : connection.setSavepoint();
             ResultSet rs = null;
             try {
+                if (streamed) {
+                    ps.setFetchSize(ChangeLogWriter.ROWS_PER_INSERT);
+                    log.beginReading();
+                }
                 rs = resultOf(ps);
-                changed = true;
+                // Streamed, a failure can still come with a later row; the server has then undone the statement
+                if (!streamed) changed = true;
                 for (int i = 1; i <= returning.columns().size(); i++) {
                     if (autoIncrementColumn < 0 && rs.getMetaData().isAutoIncrement(own + i)) autoIncrementColumn = i;
                 }
@@ -494,6 +503,11 @@ final class LockingStatementCapture implements StatementInterceptor {
                     else log.add(image(row, returning.logged().oldColumns()).valuesJson(), null);
                     if (keys.requested()) rows.add(new ArrayList<>(row.asMap().values()));
                 }
+                if (streamed) {
+                    rs.close();
+                    changed = true;
+                    log.endReading();
+                }
                 if (!ownTransaction) log.flush();
                 if (own > 0) {
                     // The application's rows: read again from the start, its columns only
@@ -502,9 +516,12 @@ final class LockingStatementCapture implements StatementInterceptor {
                     result = LeadingColumnsResultSet.of(rs, own);
                 }
             } catch (SQLException | RuntimeException e) {
-                if (changed && !ownTransaction) transaction.poison(e.getMessage());
                 ps.close();
+                if (savepoint != null) rollBackTo(savepoint, e);
+                else if (changed && !ownTransaction) transaction.poison(e.getMessage());
                 throw e;
+            } finally {
+                log.close();
             }
             if (own == 0) ps.close();
             if (keys.requested() && returning.command() == CommandType.INSERT) {
@@ -527,13 +544,19 @@ final class LockingStatementCapture implements StatementInterceptor {
             List<String> assigned = upsert.updateLogged().changeVector();
             List<List<TypedValue>> inserted = new ArrayList<>();
             List<TypedValue> last = null;
+            boolean anyInserted = false;
             boolean anyChanged = false;
             int autoIncrementColumn = -1;
             long count = 0;
             PlannedSql sql = ownTransaction ? upsert.beginning() : upsert.inTransaction();
-            try (PreparedStatement ps = binder.prepare(connection, sql, List.of())) {
+            boolean streamed = streamsResults();
+            try (PreparedStatement ps = binder.prepare(connection, sql, List.of()); log) {
+                if (streamed) {
+                    ps.setFetchSize(ChangeLogWriter.ROWS_PER_INSERT);
+                    log.beginReading();
+                }
                 try (ResultSet rs = resultOf(ps)) {
-                    changed = true;
+                    if (!streamed) changed = true; // as in returning
                     for (int i = 1; i <= columns.size(); i++) {
                         if (autoIncrementColumn < 0 && rs.getMetaData().isAutoIncrement(i)) autoIncrementColumn = i;
                     }
@@ -545,7 +568,8 @@ final class LockingStatementCapture implements StatementInterceptor {
                         if (n == updates) {
                             count++;
                             log.add(upsert.shape(), null, image(row, upsert.logged().newColumns()).valuesJson());
-                            inserted.add(last);
+                            anyInserted = true;
+                            if (keys.requested()) inserted.add(last);
                             continue;
                         }
                         updates = n;
@@ -560,6 +584,8 @@ final class LockingStatementCapture implements StatementInterceptor {
                     }
                 }
                 while (ps.getMoreResults() || ps.getUpdateCount() != -1) { } // the compound statement's end
+                changed = true;
+                log.endReading();
                 if (!ownTransaction) log.flush();
             } catch (SQLException e) {
                 if (changed && !ownTransaction) transaction.poison(e.getMessage());
@@ -578,7 +604,7 @@ final class LockingStatementCapture implements StatementInterceptor {
             if (keys.requested()) {
                 // MariaDB's insert id: the first row inserted, else the last row when one changed, else none
                 executionStarts.add(keyRows.size());
-                if (!inserted.isEmpty()) keyRows.addAll(inserted);
+                if (anyInserted) keyRows.addAll(inserted);
                 else if (anyChanged) keyRows.add(last);
                 autoIncrement = autoIncrementColumn;
             }
@@ -801,5 +827,25 @@ final class LockingStatementCapture implements StatementInterceptor {
 
     Dialect dialect() {
         return node.dialect();
+    }
+
+    /**
+     * MariaDB/MySQL: a result read with a fetch size comes as the server sends it rather than whole,
+     * and the connection runs nothing else until it has ended; H2's embedded results can be read
+     * while the LCRs are written (and spill to disk in H2 itself).
+     */
+    private boolean streamsResults() {
+        return node.dialect() == Dialect.MYSQL;
+    }
+
+    /**
+     * H2 (2.4): a query over a data change delta table ({@code SELECT … FROM FINAL|OLD TABLE (…)})
+     * that fails keeps the rows it changed before failing, in the open transaction (a DELETE of a
+     * referenced row deletes the rows before it and the row itself, then fails). The driver runs
+     * such a statement after a savepoint and rolls back to it, so that a failed statement changes
+     * nothing, as the same statement without the delta table does.
+     */
+    private boolean keepsFailedChanges() {
+        return node.dialect() == Dialect.H2;
     }
 }

@@ -85,6 +85,34 @@ class BigStatementCaptureIT {
         }
     }
 
+    /**
+     * INSERT … SELECT of 300,000 rows, plain and with ON DUPLICATE KEY UPDATE changing every row:
+     * the rows the statement returns are read as MariaDB sends them, their LCRs set aside on disk
+     * until the result ends (the connection cannot write them before).
+     */
+    @Test
+    void insertSelectsOfHundredsOfThousandsOfRowsRunInA32MbHeapOnMariaDb(@TempDir Path dir) throws Exception {
+        int rows = SPILLED_ROWS;
+        TestDatabase db = databases.create(Vendor.MARIADB, "biginsert");
+        String url = bigTable(db, rows);
+        try (Connection c = db.openRaw(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE big2 LIKE big");
+        }
+        String output = runInA32MbHeap(dir, org.mariadb.jdbc.Driver.class, url, db,
+                "INSERT INTO big2 SELECT * FROM big",
+                "INSERT INTO big2 SELECT id, g, REPEAT('u', 100) FROM big ON DUPLICATE KEY UPDATE payload = VALUES(payload)");
+        assertThat(output).contains("count " + rows + " in").contains("count " + 2L * rows + " in");
+        try (Connection raw = db.openRaw()) {
+            assertThat(count(raw, "SELECT COUNT(DISTINCT JSON_VALUE(new_values, '$.id')) FROM repl_log"
+                    + " WHERE command_type = 'INSERT' AND JSON_VALUE(new_values, '$.payload') LIKE 'x%'")).isEqualTo(rows);
+            assertThat(count(raw, "SELECT COUNT(DISTINCT JSON_VALUE(old_values, '$.id')) FROM repl_log"
+                    + " WHERE command_type = 'UPDATE' AND JSON_VALUE(old_values, '$.payload') LIKE 'x%'"
+                    + " AND JSON_VALUE(new_values, '$.payload') LIKE 'u%'")).isEqualTo(rows);
+            assertThat(count(raw, "SELECT COUNT(*) FROM repl_log")).isEqualTo(2L * rows);
+            assertThat(count(raw, "SELECT COUNT(*) FROM big2 WHERE payload LIKE 'u%'")).isEqualTo(rows);
+        }
+    }
+
     /** 300,000 rows (held whole, their locked rows would take several times the heap). */
     private static final int SPILLED_ROWS = Integer.getInteger("it.spilledStatementRows", 300_000);
 

@@ -207,7 +207,8 @@ class LockingCaptureIT {
 
     /**
      * A statement that fails on its second page (a CHECK constraint for the UPDATE, a foreign key
-     * for the DELETE) changes and logs nothing, as one statement would, and the transaction goes on.
+     * for the DELETE), on its first, or run whole (a DELETE with a subquery, an INSERT … SELECT)
+     * changes and logs nothing, as one statement would, and the transaction goes on.
      */
     @ParameterizedTest
     @EnumSource(value = Vendor.class, names = {"MARIADB", "H2"})
@@ -224,13 +225,19 @@ class LockingCaptureIT {
                 }
                 ps.executeBatch();
             }
-            s.execute("INSERT INTO child VALUES (1, 1600)");
+            s.execute("INSERT INTO child VALUES (1, 1600), (2, 500)");
         }
         try (Connection c = LockingLog.repl(db); Statement s = c.createStatement()) {
             c.setAutoCommit(false);
             s.executeUpdate("UPDATE parent SET v = 1 WHERE id = 1");
             assertThatThrownBy(() -> s.executeUpdate("UPDATE parent SET v = v + 1 WHERE v >= 0")).isInstanceOf(SQLException.class);
             assertThatThrownBy(() -> s.executeUpdate("DELETE FROM parent WHERE id > 1")).isInstanceOf(SQLException.class);
+            // failing on the first page, or in one statement (H2 keeps what its delta table query changed)
+            assertThatThrownBy(() -> s.executeUpdate("DELETE FROM parent WHERE id BETWEEN 400 AND 600")).isInstanceOf(SQLException.class);
+            assertThatThrownBy(() -> s.executeUpdate("DELETE FROM parent WHERE id IN (SELECT pid FROM child) OR id = 3"))
+                    .isInstanceOf(SQLException.class);
+            assertThatThrownBy(() -> s.executeUpdate("INSERT INTO parent SELECT id + 10000, CASE WHEN id = 2000 THEN 10 ELSE 0 END"
+                    + " FROM parent")).isInstanceOf(SQLException.class);
             s.executeUpdate("UPDATE parent SET v = 2 WHERE id = 2");
             c.commit();
             c.setAutoCommit(true);
