@@ -277,8 +277,6 @@ final class LockingStatementCapture implements StatementInterceptor {
                 count = upsert(upsert, keys);
             } else if (((ReturningPlan) plan).pages() != null) {
                 count = pagedDelete((ReturningPlan) plan);
-            } else if (((ReturningPlan) plan).spill() != null) {
-                count = spilledDelete((ReturningPlan) plan, keys);
             } else {
                 count = returning((ReturningPlan) plan, keys);
             }
@@ -343,23 +341,20 @@ final class LockingStatementCapture implements StatementInterceptor {
         }
 
         /**
-         * A DELETE a page at a time ({@link ReturningPlan.Pages}). Within the application's
-         * transaction, a failing page after the first rolls back to the savepoint taken with the first,
-         * so the statement stays all or nothing.
+         * H2: a DELETE a page at a time ({@link ReturningPlan.Pages}). Within the application's
+         * transaction, a failing page rolls back to the savepoint taken before the first, so the
+         * statement stays all or nothing (see keepsFailedChanges).
          */
         long pagedDelete(ReturningPlan delete) throws SQLException {
             ReturningPlan.Pages pages = delete.pages();
-            boolean mariaDb = pages.firstInTransaction() != null;
-            Savepoint savepoint = ownTransaction || mariaDb ? null : connection.setSavepoint();
+            Savepoint savepoint = ownTransaction ? null : connection.setSavepoint();
             List<TypedValue> end = null;
             List<TypedValue> lastKey = new ArrayList<>();
             long count = 0;
             try {
                 while (true) {
-                    PlannedSql sql = end != null ? pages.next() : ownTransaction || !mariaDb ? pages.first()
-                            : pages.firstInTransaction();
-                    List<TypedValue> values = end == null ? List.of() : !mariaDb ? end : UpdatePlan.pageValues(lastKey, end);
-                    long n = deletePage(delete, sql, values, lastKey);
+                    long n = deletePage(delete, end == null ? pages.first() : pages.next(), end == null ? List.of() : end,
+                            lastKey);
                     count += n;
                     if (n < pages.size()) break;
                     if (end == null) {
@@ -370,20 +365,15 @@ final class LockingStatementCapture implements StatementInterceptor {
                 if (!ownTransaction) log.flush();
                 return count;
             } catch (SQLException | RuntimeException e) {
-                // H2: also when the first page failed (see keepsFailedChanges)
-                if (!ownTransaction && (changed || savepoint != null)) rollBackTo(savepoint, e);
+                if (savepoint != null) rollBackTo(savepoint, e);
                 throw e;
             }
         }
 
-        /**
-         * Undoes a failed statement's changes back to its savepoint ({@code null}: the one MariaDB's
-         * paged DELETE sets with its first page); when that fails too, the transaction cannot commit.
-         */
+        /** Undoes a failed statement's changes back to its savepoint; when that fails too, the transaction cannot commit. */
         private void rollBackTo(Savepoint savepoint, Exception e) {
             try {
-                if (savepoint != null) connection.rollback(savepoint);
-                else execute(connection, "ROLLBACK TO SAVEPOINT " + ReturningPlan.SAVEPOINT);
+                connection.rollback(savepoint);
             } catch (SQLException suppressed) {
                 e.addSuppressed(suppressed);
                 transaction.poison(e.getMessage());
@@ -399,57 +389,6 @@ final class LockingStatementCapture implements StatementInterceptor {
             }
         }
 
-        /**
-         * MariaDB, a DELETE not in key order ({@link ReturningPlan.Spill}): whole when its locking read
-         * finds at most a page of rows, else its keys locked into a temporary table and its rows
-         * deleted a page at a time by position. Within the application's transaction, a failure
-         * after the first page rolls back to a savepoint, so the statement stays all or nothing.
-         */
-        long spilledDelete(ReturningPlan delete, GeneratedKeys keys) throws SQLException {
-            ReturningPlan.Spill spill = delete.spill();
-            int found = 0;
-            try (PreparedStatement ps = binder.prepare(connection, spill.probe(), List.of())) {
-                ps.setMaxRows(spill.size() + 1);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) found++;
-                }
-            }
-            if (found <= spill.size()) return returning(delete, keys);
-            Savepoint savepoint = ownTransaction ? null : connection.setSavepoint();
-            long count = 0;
-            try {
-                try (PreparedStatement ps = binder.prepare(connection, spill.fill(), List.of())) {
-                    ps.executeLargeUpdate();
-                }
-                TableInfo table = delete.table();
-                TypedValue position = position(0);
-                List<TypedValue> lastKey = new ArrayList<>();
-                while (true) {
-                    List<TypedValue> pageKeys = new ArrayList<>();
-                    int rows = 0;
-                    try (PreparedStatement ps = binder.prepare(connection, spill.pageKeys(), List.of(position));
-                            ResultSet rs = ps.executeQuery()) {
-                        int last = rs.getMetaData().getColumnCount();
-                        while (rs.next()) {
-                            pageKeys.addAll(read(rs, 1, table, table.key()).asMap().values());
-                            position = position(rs.getLong(last));
-                            rows++;
-                        }
-                    }
-                    if (rows == 0) break;
-                    count += deletePage(delete, spill.delete(rows), pageKeys, lastKey);
-                    if (rows < spill.size()) break;
-                }
-                if (!ownTransaction) log.flush();
-                return count;
-            } catch (SQLException | RuntimeException e) {
-                if (changed && !ownTransaction) rollBackTo(savepoint, e);
-                throw e;
-            } finally {
-                clearSpill(spill.clear());
-            }
-        }
-
         private static TypedValue position(long p) {
             return new TypedValue(io.jdbcrepl.lcr.ValueType.INTEGER, p);
         }
@@ -458,18 +397,15 @@ final class LockingStatementCapture implements StatementInterceptor {
         private long deletePage(ReturningPlan delete, PlannedSql sql, List<TypedValue> values, List<TypedValue> lastKey)
                 throws SQLException {
             long n = 0;
-            try (PreparedStatement ps = binder.prepare(connection, sql, values)) {
-                try (ResultSet rs = resultOf(ps)) {
-                    changed = true;
-                    while (rs.next()) {
-                        RowImage row = read(rs, 1, delete.table(), delete.columns());
-                        log.add(image(row, delete.logged().oldColumns()).valuesJson(), null);
-                        n++;
-                        lastKey.clear();
-                        for (String k : delete.table().key()) lastKey.add(row.get(k));
-                    }
+            try (PreparedStatement ps = binder.prepare(connection, sql, values); ResultSet rs = resultOf(ps)) {
+                changed = true;
+                while (rs.next()) {
+                    RowImage row = read(rs, 1, delete.table(), delete.columns());
+                    log.add(image(row, delete.logged().oldColumns()).valuesJson(), null);
+                    n++;
+                    lastKey.clear();
+                    for (String k : delete.table().key()) lastKey.add(row.get(k));
                 }
-                while (ps.getMoreResults() || ps.getUpdateCount() != -1) { } // a compound statement's end
             }
             return n;
         }

@@ -197,71 +197,28 @@ public final class LockingPlanner {
         if (!dml.returning().isEmpty()) return ownReturning(dml, table, CommandType.DELETE, LoggedColumns.forDelete(table));
         PlannedSql delete = new PlannedSql(stripEnd(dml.sql()), allParameters(dml));
         ReturningPlan whole = returning(table, CommandType.DELETE, LoggedColumns.forDelete(table), delete, "OLD");
-        // Paged as an UPDATE's locking read is (see update), and not when the target has an alias
+        // MariaDB: one DELETE … RETURNING, whose rows the driver reads as they come (bounded memory)
+        if (dialect == LockingDialect.MARIADB) return whole;
+        // H2: paged as an UPDATE's locking read is (see update), and not when the target has an alias
         boolean keyEquality = KeyEquality.matches(dml.where(), table.key(), dml.target().foldedName(dialect.sqlDialect()),
                 null, dialect.sqlDialect());
         boolean paged = dml.orderBy() == null && dml.limit() == null && !dml.whereHasSubquery()
                 && dml.target().alias() == null && !keyEquality;
-        if (!paged) {
-            boolean bounded = keyEquality || literalLimit(dml) <= pageSize;
-            // (MariaDB's single-table DELETE has no alias; H2 holds a transaction in its heap anyway)
-            if (bounded || dialect != LockingDialect.MARIADB || dml.target().alias() != null) return whole;
-            return whole.withSpill(deleteSpill(dml, table));
-        }
+        if (!paged) return whole;
         String ref = reference(dml);
-        PlannedSql first = deletePage(dml, table, ref, false);
-        PlannedSql next = deletePage(dml, table, ref, true);
-        PlannedSql firstInTransaction = dialect == LockingDialect.H2 ? null : new SqlBuilder()
-                .sql("/*client prepare*/BEGIN NOT ATOMIC\nSAVEPOINT " + ReturningPlan.SAVEPOINT + ";\n").append(first)
-                .sql(";\nEND").build();
-        ReturningPlan.Pages pages = new ReturningPlan.Pages(pageSize, first, firstInTransaction,
-                lastRowRead(dml, ref, table.key()), next);
+        ReturningPlan.Pages pages = new ReturningPlan.Pages(pageSize, deletePage(dml, table, ref, false),
+                lastRowRead(dml, ref, table.key()), deletePage(dml, table, ref, true));
         return new ReturningPlan(table, CommandType.DELETE, whole.logged(), whole.shape(), whole.sql(), whole.columns(),
                 pages, 0);
     }
 
-    /** MariaDB: the keys of a DELETE's rows held in a temporary table (see {@link ReturningPlan.Spill}). */
-    private ReturningPlan.Spill deleteSpill(Dml dml, TableInfo table) {
-        String ref = reference(dml);
-        List<String> names = new ArrayList<>();
-        SqlBuilder head = new SqlBuilder().sql("SELECT ");
-        for (int i = 0; i < table.key().size(); i++) {
-            names.add("repl_c" + (i + 1));
-            head.sql(i > 0 ? ", " : "").sql(ref + "." + dialect.quote(table.key().get(i)) + " AS " + names.get(i));
-        }
-        head.sql(" FROM ").sql(dml.target().sqlText());
-        PlannedSql read = lockingRead(dml, head.build(), ref, table.key(), false, false);
-        String name = "repl_capture_rows";
-        PlannedSql fill = new SqlBuilder().sql("CREATE OR REPLACE TEMPORARY TABLE " + name
-                + " (repl_pos BIGINT AUTO_INCREMENT PRIMARY KEY) ").append(read).build();
-        PlannedSql pageKeys = new PlannedSql("SELECT " + String.join(", ", names) + ", repl_pos FROM " + name
-                + " WHERE repl_pos > ? ORDER BY repl_pos" + dialect.limit(pageSize), List.of(PlannedSql.DRIVER));
-        PlannedSql prefix = new SqlBuilder().sql("DELETE ").sql(dml.ignore() ? "IGNORE " : "").sql("FROM ")
-                .sql(dml.target().sqlText()).sql(" WHERE ").build();
-        // the statement's order within a page too (MariaDB checks foreign keys row by row)
-        SqlBuilder suffix = new SqlBuilder();
-        if (dml.orderBy() != null) suffix.sql(" ORDER BY ").fragment(dml.orderBy());
-        suffix.sql(returningClause(table));
-        return new ReturningPlan.Spill(pageSize, read, fill, pageKeys, prefix, suffix.build(), table.key(), ref, dialect,
-                "DROP TEMPORARY TABLE IF EXISTS " + name);
-    }
-
-    /** One page of a paged DELETE, returning its rows; {@code upToEnd}: only rows up to the driver's key. */
+    /** H2: one page of a paged DELETE, returning its rows; {@code upToEnd}: only rows up to the driver's key. */
     private PlannedSql deletePage(Dml dml, TableInfo table, String ref, boolean upToEnd) {
         SqlBuilder delete = new SqlBuilder().sql("DELETE ").sql(dml.ignore() ? "IGNORE " : "").sql("FROM ")
                 .sql(dml.target().sqlText());
         if (dml.where() != null) delete.sql(" WHERE (").fragment(dml.where()).sql(")");
-        if (upToEnd) {
-            // MariaDB: also after the last key deleted, not over the rows deleted before (until purged, still scanned)
-            delete.sql(dml.where() != null ? " AND " : " WHERE ").append(dialect == LockingDialect.MARIADB
-                    ? pageAfter(ref, table.key()) : keyCompare(ref, table.key(), " < ", " <= "));
-        }
-        if (dialect == LockingDialect.MARIADB) {
-            delete.sql(" ORDER BY ").sql(String.join(", ", table.key().stream().map(k -> ref + "." + dialect.quote(k)).toList()))
-                    .sql(" LIMIT " + pageSize);
-        } else {
-            delete.sql(" FETCH FIRST " + pageSize + " ROWS ONLY");
-        }
+        if (upToEnd) delete.sql(dml.where() != null ? " AND " : " WHERE ").append(keyCompare(ref, table.key(), " < ", " <= "));
+        delete.sql(" FETCH FIRST " + pageSize + " ROWS ONLY");
         return returning(table, CommandType.DELETE, LoggedColumns.forDelete(table), delete.build(), "OLD").sql();
     }
 

@@ -23,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Issue 3, bounded memory on MariaDB: an UPDATE of 200,000 rows and a DELETE of as many, each
  * captured in one transaction by a JVM whose heap is capped at 32 MB (held whole, their locked rows
- * or returned rows alone would take several times that): the statements are run a page at a time.
+ * or returned rows alone would take several times that): the UPDATE runs a page at a time, the
+ * DELETE whole with its returned rows streamed.
  */
 class BigStatementCaptureIT {
 
@@ -56,7 +57,7 @@ class BigStatementCaptureIT {
     /**
      * The UPDATEs that are not paged by key, of 300,000 rows each (their locked rows held in a
      * temporary table on the server): a key update that must go in descending order, a subquery
-     * in WHERE, ORDER BY with LIMIT; then a DELETE with both (its keys held there).
+     * in WHERE, ORDER BY with LIMIT; then a DELETE with both (one statement, its rows streamed).
      */
     @Test
     void unpagedUpdatesOfHundredsOfThousandsOfRowsRunInA32MbHeapOnMariaDb(@TempDir Path dir) throws Exception {

@@ -59,7 +59,7 @@ class SpilledStatementCaptureIT {
             out.add("UPDATE sp SET payload = CONCAT('o', id) ORDER BY g DESC, id LIMIT 2000");
             out.add("UPDATE sp SET payload = CONCAT('a', payload) ORDER BY id");
             out.add("UPDATE sp SET id = id - 20000 ORDER BY id LIMIT 1800");
-            // DELETEs not in key order: a few rows (whole), more than a page (their keys in a temporary table)
+            // DELETEs not in key order, of a few rows and of more than a page (one statement, its rows streamed)
             out.add("DELETE FROM sp WHERE id IN (SELECT s2.id FROM sp s2 WHERE s2.u < 30)");
             out.add("DELETE FROM sp WHERE g * 1.0 <= (SELECT AVG(g) + 1 FROM sp s2) ORDER BY u DESC LIMIT 1300");
             out.add("DELETE FROM sp WHERE EXISTS (SELECT 1 FROM sp s2 WHERE s2.id = sp.id + 1)");
