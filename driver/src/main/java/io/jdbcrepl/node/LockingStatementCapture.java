@@ -275,8 +275,8 @@ final class LockingStatementCapture implements StatementInterceptor {
                 count = update.oneRow() != null ? oneRow(update) : update(update);
             } else if (plan instanceof UpsertPlan upsert) {
                 count = upsert(upsert, keys);
-            } else if (((ReturningPlan) plan).pages() != null) {
-                count = pagedDelete((ReturningPlan) plan);
+            } else if (((ReturningPlan) plan).keyed() != null) {
+                count = keyedDelete((ReturningPlan) plan);
             } else {
                 count = returning((ReturningPlan) plan, keys);
             }
@@ -341,25 +341,24 @@ final class LockingStatementCapture implements StatementInterceptor {
         }
 
         /**
-         * H2: a DELETE a page at a time ({@link ReturningPlan.Pages}). Within the application's
-         * transaction, a failing page rolls back to the savepoint taken before the first, so the
-         * statement stays all or nothing (see keepsFailedChanges).
+         * H2: a DELETE as its locking read, then by key a page of the rows read at a time
+         * ({@link ReturningPlan.Keyed}). Within the application's transaction, a failing page rolls
+         * back to the savepoint taken before the read, so the statement stays all or nothing.
          */
-        long pagedDelete(ReturningPlan delete) throws SQLException {
-            ReturningPlan.Pages pages = delete.pages();
+        long keyedDelete(ReturningPlan delete) throws SQLException {
+            ReturningPlan.Keyed keyed = delete.keyed();
             Savepoint savepoint = ownTransaction ? null : connection.setSavepoint();
-            List<TypedValue> end = null;
-            List<TypedValue> lastKey = new ArrayList<>();
             long count = 0;
-            try {
-                while (true) {
-                    long n = deletePage(delete, end == null ? pages.first() : pages.next(), end == null ? List.of() : end,
-                            lastKey);
-                    count += n;
-                    if (n < pages.size()) break;
-                    if (end == null) {
-                        end = lastRow(pages.lastRow(), delete.table());
-                        if (end == null) break;
+            try (PreparedStatement ps = binder.prepare(connection, keyed.lockingRead(), List.of());
+                    ResultSet rs = ps.executeQuery()) {
+                List<RowImage> page = new ArrayList<>();
+                boolean more = true;
+                while (more) {
+                    more = rs.next();
+                    if (more) page.add(read(rs, 1, delete.table(), delete.columns()));
+                    if (page.size() == keyed.size() || !more && !page.isEmpty()) {
+                        count += deleteByKey(delete, page);
+                        page.clear();
                     }
                 }
                 if (!ownTransaction) log.flush();
@@ -368,6 +367,24 @@ final class LockingStatementCapture implements StatementInterceptor {
                 if (savepoint != null) rollBackTo(savepoint, e);
                 throw e;
             }
+        }
+
+        /** Deletes the locked rows by key and logs them; a count other than theirs fails the statement. */
+        private long deleteByKey(ReturningPlan delete, List<RowImage> rows) throws SQLException {
+            List<TypedValue> keys = new ArrayList<>();
+            for (RowImage row : rows) {
+                for (String k : delete.table().key()) keys.add(row.get(k));
+            }
+            try (PreparedStatement ps = binder.prepare(connection, delete.keyed().delete(rows.size()), keys)) {
+                changed = true;
+                long n = ps.executeLargeUpdate();
+                if (n != rows.size()) {
+                    throw new SQLException("DELETE on " + delete.table().qualifiedName() + " locked " + rows.size()
+                            + " rows and deleted " + n + " of them by key: the statement is undone", "XX000");
+                }
+            }
+            for (RowImage row : rows) log.add(image(row, delete.logged().oldColumns()).valuesJson(), null);
+            return rows.size();
         }
 
         /** Undoes a failed statement's changes back to its savepoint; when that fails too, the transaction cannot commit. */
@@ -391,23 +408,6 @@ final class LockingStatementCapture implements StatementInterceptor {
 
         private static TypedValue position(long p) {
             return new TypedValue(io.jdbcrepl.lcr.ValueType.INTEGER, p);
-        }
-
-        /** One page: its rows deleted and logged (the LCRs written a hundred at a time); {@code lastKey} set to its last row's. */
-        private long deletePage(ReturningPlan delete, PlannedSql sql, List<TypedValue> values, List<TypedValue> lastKey)
-                throws SQLException {
-            long n = 0;
-            try (PreparedStatement ps = binder.prepare(connection, sql, values); ResultSet rs = resultOf(ps)) {
-                changed = true;
-                while (rs.next()) {
-                    RowImage row = read(rs, 1, delete.table(), delete.columns());
-                    log.add(image(row, delete.logged().oldColumns()).valuesJson(), null);
-                    n++;
-                    lastKey.clear();
-                    for (String k : delete.table().key()) lastKey.add(row.get(k));
-                }
-            }
-            return n;
         }
 
         long returning(ReturningPlan returning, GeneratedKeys keys) throws SQLException {
@@ -443,6 +443,12 @@ final class LockingStatementCapture implements StatementInterceptor {
                     rs.close();
                     changed = true;
                     log.endReading();
+                }
+                if (keepsFailedChanges() && count > node.h2DeltaTableRows(connection)) {
+                    throw new SQLException(returning.command() + " on " + table.qualifiedName() + " changed " + count
+                            + " rows or more through H2's data change delta table, more than its MAX_MEMORY_ROWS ("
+                            + node.h2DeltaTableRows(connection) + "): H2 2.4 loses rows of such a result, so the"
+                            + " statement is undone; change fewer rows per statement or raise MAX_MEMORY_ROWS", "0A000");
                 }
                 if (!ownTransaction) log.flush();
                 if (own > 0) {

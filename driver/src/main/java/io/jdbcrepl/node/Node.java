@@ -169,6 +169,31 @@ public final class Node {
         return dialect;
     }
 
+    private volatile long h2DeltaTableRows = -1;
+
+    /**
+     * H2: the most rows a query over a delta table ({@code FINAL TABLE}/{@code OLD TABLE}) returns
+     * whole. H2 2.4 buffers a larger result to disk and loses its last rows there; an in-memory
+     * database never buffers (unlimited). A file database's {@code MAX_MEMORY_ROWS} when set, else
+     * H2's default of 40,000 rows per GB of heap: this JVM's heap when embedded, and for a server,
+     * whose heap the driver cannot see, that of a 256 MB one (10,000 rows: loud rather than short).
+     */
+    long h2DeltaTableRows(java.sql.Connection connection) throws SQLException {
+        long limit = h2DeltaTableRows;
+        if (limit >= 0) return limit;
+        try (java.sql.Statement s = connection.createStatement();
+                java.sql.ResultSet rs = s.executeQuery("SELECT DATABASE_PATH(), (SELECT SETTING_VALUE FROM"
+                        + " INFORMATION_SCHEMA.SETTINGS WHERE SETTING_NAME = 'MAX_MEMORY_ROWS')")) {
+            rs.next();
+            if (rs.getString(1) == null) limit = Long.MAX_VALUE;
+            else if (rs.getString(2) != null) limit = Long.parseLong(rs.getString(2).trim());
+            else if (config.delegateUrl().startsWith("jdbc:h2:tcp:") || config.delegateUrl().startsWith("jdbc:h2:ssl:")) limit = 10_000;
+            else limit = 40_000L * Runtime.getRuntime().maxMemory() / (1L << 30);
+        }
+        h2DeltaTableRows = limit;
+        return limit;
+    }
+
     public ChangeLogSchema changeLog() {
         return changeLog;
     }

@@ -198,28 +198,15 @@ public final class LockingPlanner {
         PlannedSql delete = new PlannedSql(stripEnd(dml.sql()), allParameters(dml));
         ReturningPlan whole = returning(table, CommandType.DELETE, LoggedColumns.forDelete(table), delete, "OLD");
         // MariaDB: one DELETE … RETURNING, whose rows the driver reads as they come (bounded memory)
-        if (dialect == LockingDialect.MARIADB) return whole;
-        // H2: paged as an UPDATE's locking read is (see update), and not when the target has an alias
-        boolean keyEquality = KeyEquality.matches(dml.where(), table.key(), dml.target().foldedName(dialect.sqlDialect()),
-                null, dialect.sqlDialect());
-        boolean paged = dml.orderBy() == null && dml.limit() == null && !dml.whereHasSubquery()
-                && dml.target().alias() == null && !keyEquality;
-        if (!paged) return whole;
+        if (dialect == LockingDialect.MARIADB || dml.ignore()) return whole; // (H2 has no DELETE IGNORE: its error)
+        // H2: a delta table's rows past MAX_MEMORY_ROWS can be lost (see ReturningPlan.Keyed)
         String ref = reference(dml);
-        ReturningPlan.Pages pages = new ReturningPlan.Pages(pageSize, deletePage(dml, table, ref, false),
-                lastRowRead(dml, ref, table.key()), deletePage(dml, table, ref, true));
-        return new ReturningPlan(table, CommandType.DELETE, whole.logged(), whole.shape(), whole.sql(), whole.columns(),
-                pages, 0);
-    }
-
-    /** H2: one page of a paged DELETE, returning its rows; {@code upToEnd}: only rows up to the driver's key. */
-    private PlannedSql deletePage(Dml dml, TableInfo table, String ref, boolean upToEnd) {
-        SqlBuilder delete = new SqlBuilder().sql("DELETE ").sql(dml.ignore() ? "IGNORE " : "").sql("FROM ")
-                .sql(dml.target().sqlText());
-        if (dml.where() != null) delete.sql(" WHERE (").fragment(dml.where()).sql(")");
-        if (upToEnd) delete.sql(dml.where() != null ? " AND " : " WHERE ").append(keyCompare(ref, table.key(), " < ", " <= "));
-        delete.sql(" FETCH FIRST " + pageSize + " ROWS ONLY");
-        return returning(table, CommandType.DELETE, LoggedColumns.forDelete(table), delete.build(), "OLD").sql();
+        String target = dml.target().sqlText() + (dml.target().alias() != null ? " AS " + ref : "");
+        SqlBuilder head = new SqlBuilder().sql("SELECT ").sql(String.join(", ", table.columns().stream()
+                .map(c -> ref + "." + dialect.quote(c.name())).toList())).sql(" FROM ").sql(target);
+        PlannedSql prefix = new SqlBuilder().sql("DELETE FROM ").sql(target).sql(" WHERE ").build();
+        return whole.withKeyed(new ReturningPlan.Keyed(pageSize, lockingRead(dml, head.build(), ref, table.key(), false, false),
+                prefix, table.key(), ref, dialect));
     }
 
     /**
@@ -585,7 +572,12 @@ public final class LockingPlanner {
     }
 
     private String reference(Dml dml) {
-        if (dml.target().alias() != null) return dialect.quote(dml.target().alias());
+        String alias = dml.target().alias();
+        if (alias != null) {
+            // The parser keeps an alias without its quotes; H2 folds an unquoted one to upper case
+            boolean quoted = dml.sql().contains(dialect.quote(alias));
+            return dialect.quote(dialect.sqlDialect().fold(alias, quoted));
+        }
         return dialect.quote(dml.target().foldedName(dialect.sqlDialect()));
     }
 

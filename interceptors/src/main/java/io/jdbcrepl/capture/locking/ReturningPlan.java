@@ -18,18 +18,30 @@ import java.util.List;
  *                come first and are the application's result; 0 when it has none
  */
 public record ReturningPlan(TableInfo table, CommandType command, LoggedColumns logged, LogRowShape shape,
-        PlannedSql sql, List<String> columns, Pages pages, int applicationColumns) implements LockingPlan {
+        PlannedSql sql, List<String> columns, Keyed keyed, int applicationColumns) implements LockingPlan {
 
     /**
-     * H2: a DELETE run a page of rows at a time, in key order, so that memory does not grow with the
-     * rows it deletes: the first page; when it was full, the key of the last row of the range, locked
-     * ({@code lastRow}); then pages up to it ({@code next}, driver values: the end's key) until one is
-     * not full. Each page deletes and returns its rows in one statement.
+     * H2: a DELETE as a locking read of its rows (every column, with the statement's WHERE, ORDER BY
+     * and LIMIT: chosen and locked before any is deleted), then a DELETE by key of each {@code size}
+     * rows read, whose count must be theirs. Not {@code OLD TABLE}: H2 2.4 buffers a delta table's
+     * result to disk past {@code MAX_MEMORY_ROWS} and loses its last rows there (its
+     * DataChangeDeltaTable never completes the result); an ordinary query's result is complete,
+     * and on a file database held on disk rather than in the heap.
      */
-    public record Pages(int size, PlannedSql first, PlannedSql lastRow, PlannedSql next) {
+    public record Keyed(int size, PlannedSql lockingRead, PlannedSql deletePrefix, List<String> key, String reference,
+            LockingDialect dialect) {
+
+        /** The DELETE of {@code rows} locked rows by key. */
+        public PlannedSql delete(int rows) {
+            return new SqlBuilder().append(deletePrefix).append(UpdatePlan.keyMatch(dialect, key, reference, rows)).build();
+        }
     }
 
-    /** Not paged. */
+    public ReturningPlan withKeyed(Keyed keyed) {
+        return new ReturningPlan(table, command, logged, shape, sql, columns, keyed, applicationColumns);
+    }
+
+    /** Not keyed. */
     public ReturningPlan(TableInfo table, CommandType command, LoggedColumns logged, LogRowShape shape, PlannedSql sql,
             List<String> columns) {
         this(table, command, logged, shape, sql, columns, null, 0);

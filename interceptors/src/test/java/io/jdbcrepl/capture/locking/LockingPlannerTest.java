@@ -54,24 +54,23 @@ class LockingPlannerTest {
     }
 
     @Test
-    void deleteRunsAPageAtATimeUpToTheLastRowOnH2AndWholeOnMariaDb() throws Exception {
-        ReturningPlan h2 = (ReturningPlan) plan(LockingDialect.H2, "DELETE FROM emp WHERE salary < ?", EMP, CaptureSettings.DEFAULT);
-        ReturningPlan.Pages pages = h2.pages();
-        assertThat(pages.first().text()).isEqualTo("SELECT \"id\", \"name\", \"salary\", \"ts\" FROM OLD TABLE"
-                + " (DELETE FROM emp WHERE (salary < ?) FETCH FIRST 1000 ROWS ONLY\n)");
-        assertThat(pages.next().text()).isEqualTo("SELECT \"id\", \"name\", \"salary\", \"ts\" FROM OLD TABLE"
-                + " (DELETE FROM emp WHERE (salary < ?) AND ((\"EMP\".\"id\" <= ?)) FETCH FIRST 1000 ROWS ONLY\n)");
-        assertThat(pages.next().parameters()).containsExactly(1, PlannedSql.DRIVER);
-        assertThat(pages.lastRow().text()).startsWith("SELECT \"EMP\".\"id\" FROM emp WHERE (salary < ?) ORDER BY");
-        for (String whole : List.of("DELETE FROM emp WHERE id = ?", "DELETE FROM emp WHERE name = ? LIMIT 5",
-                "DELETE FROM emp WHERE id IN (SELECT id FROM emp WHERE salary > 1)")) {
-            assertThat(((ReturningPlan) plan(LockingDialect.H2, whole, EMP, CaptureSettings.DEFAULT)).pages()).as(whole).isNull();
-        }
+    void deleteIsALockingReadAndDeletesByKeyOnH2AndWholeOnMariaDb() throws Exception {
+        ReturningPlan h2 = (ReturningPlan) plan(LockingDialect.H2, "DELETE FROM emp WHERE salary < ? LIMIT 5", EMP,
+                CaptureSettings.DEFAULT);
+        ReturningPlan.Keyed keyed = h2.keyed();
+        assertThat(keyed.lockingRead().text()).isEqualTo("SELECT \"EMP\".\"id\", \"EMP\".\"name\", \"EMP\".\"salary\","
+                + " \"EMP\".\"ts\" FROM emp WHERE (salary < ?) LIMIT 5 FOR UPDATE");
+        assertThat(keyed.lockingRead().parameters()).containsExactly(1);
+        assertThat(keyed.delete(2).text()).isEqualTo("DELETE FROM emp WHERE \"EMP\".\"id\" IN (?, ?)");
+        assertThat(keyed.delete(2).parameters()).containsExactly(PlannedSql.DRIVER, PlannedSql.DRIVER);
+        assertThat(keyed.size()).isEqualTo(1000);
+        assertThat(((ReturningPlan) plan(LockingDialect.H2, "SELECT id FROM OLD TABLE (DELETE FROM emp)", EMP,
+                CaptureSettings.DEFAULT)).keyed()).isNull();
         // MariaDB: one statement whatever it deletes (the driver streams its RETURNING)
         for (String sql : List.of("DELETE FROM emp WHERE salary < ?", "DELETE FROM emp WHERE id = ?",
                 "DELETE FROM emp WHERE id IN (SELECT id FROM emp e2 WHERE salary > 1) ORDER BY id LIMIT 5000")) {
             ReturningPlan p = (ReturningPlan) plan(LockingDialect.MARIADB, sql, EMP, CaptureSettings.DEFAULT);
-            assertThat(p.pages()).as(sql).isNull();
+            assertThat(p.keyed()).as(sql).isNull();
             assertThat(p.sql().text()).as(sql).isEqualTo(sql + "\nRETURNING `id`, `name`, `salary`, `ts`");
         }
     }
@@ -86,7 +85,7 @@ class LockingPlannerTest {
         assertThat(p.sql().parameters()).containsExactly(1);
         ReturningPlan d = (ReturningPlan) plan(LockingDialect.H2, "SELECT name FROM OLD TABLE (DELETE FROM emp)", EMP,
                 CaptureSettings.DEFAULT);
-        assertThat(d.pages()).isNull();
+        assertThat(d.keyed()).isNull();
         assertThat(d.sql().text()).isEqualTo("SELECT name, \"id\", \"name\", \"salary\", \"ts\" FROM OLD TABLE"
                 + " (DELETE FROM emp\n)");
     }

@@ -1,6 +1,7 @@
 package io.jdbcrepl.it.capture.locking;
 
 import io.jdbcrepl.it.support.TestDatabase;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -17,6 +18,7 @@ import java.util.Map;
 
 import static io.jdbcrepl.it.capture.locking.LockingLog.count;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * H2 file databases, INSERTs and DELETEs whose delta table ({@code FINAL TABLE}/{@code OLD TABLE})
@@ -24,7 +26,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * H2 2.4.240 buffers such a result to disk and never writes its last rows there
  * ({@code DataChangeDeltaTable.getResult} does not call {@code LocalResult.done()}), so the query
  * returns fewer rows than the statement changed (an in-memory database keeps them all in the heap).
- * Each statement must give the raw driver's count and table and one LCR per changed row.
+ * The driver's DELETEs do not use one (a locking read, then DELETEs by key): each gives the raw
+ * driver's count and table and one LCR per deleted row. An INSERT has no other way to return its
+ * rows as stored: one that returns more than MAX_MEMORY_ROWS fails, changing and logging nothing.
  */
 class H2FileDeltaTableCaptureIT {
 
@@ -33,10 +37,10 @@ class H2FileDeltaTableCaptureIT {
 
     @ParameterizedTest
     @ValueSource(strings = {
-            "DELETE FROM big WHERE id > 10", // paged by key, a page (1,000) more than MAX_MEMORY_ROWS
+            "DELETE FROM big WHERE id > 10",
             "DELETE FROM big WHERE id >= (SELECT MIN(id) FROM big b2)",
             "DELETE FROM big WHERE id > 10 LIMIT 4980",
-            "INSERT INTO big2 SELECT * FROM big"})
+            "DELETE FROM big b WHERE b.g = 1 OR b.id < 100"})
     void deltaTablesLargerThanMaxMemoryRowsAreCapturedWhole(String sql, @TempDir Path dir) throws Exception {
         String captured = bigTable(dir.resolve("repl"));
         String reference = bigTable(dir.resolve("raw"));
@@ -63,9 +67,31 @@ class H2FileDeltaTableCaptureIT {
         }
     }
 
+    @Test
+    void anInsertReturningMoreThanMaxMemoryRowsFailsAndChangesNothing(@TempDir Path dir) throws Exception {
+        String repl = TestDatabase.withQuery("jdbc:repl:" + bigTable(dir).substring("jdbc:".length()), Map.of("repl.node", "n1"));
+        try (Connection c = DriverManager.getConnection(repl, "sa", ""); Statement s = c.createStatement()) {
+            assertThatThrownBy(() -> s.executeUpdate("INSERT INTO big2 SELECT * FROM big"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("MAX_MEMORY_ROWS (500)")
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("0A000"));
+            c.setAutoCommit(false);
+            assertThatThrownBy(() -> s.executeUpdate("INSERT INTO big2 SELECT * FROM big")).isInstanceOf(SQLException.class);
+            assertThat(s.executeUpdate("INSERT INTO big2 SELECT * FROM big WHERE id <= 500")).isEqualTo(500);
+            c.commit();
+        }
+        try (Connection c = DriverManager.getConnection(bigTableUrl(dir), "sa", "")) {
+            assertThat(count(c, "SELECT COUNT(*) FROM big2")).isEqualTo(500);
+            assertThat(count(c, "SELECT COUNT(*) FROM repl_log")).isEqualTo(500);
+        }
+    }
+
+    private static String bigTableUrl(Path dir) {
+        return "jdbc:h2:file:" + dir.resolve("big") + SETTINGS;
+    }
+
     /** A file database with table {@code big} of {@link #ROWS} rows and an empty {@code big2}; returns its URL. */
     private static String bigTable(Path dir) throws SQLException {
-        String url = "jdbc:h2:file:" + dir.resolve("big") + SETTINGS;
+        String url = bigTableUrl(dir);
         try (Connection c = DriverManager.getConnection(url, "sa", ""); Statement s = c.createStatement()) {
             for (String t : List.of("big", "big2")) {
                 s.execute("CREATE TABLE " + t + " (id INT PRIMARY KEY, g INT NOT NULL, payload VARCHAR(100) NOT NULL)");
