@@ -410,22 +410,28 @@ final class LockingStatementCapture implements StatementInterceptor {
             return new TypedValue(io.jdbcrepl.lcr.ValueType.INTEGER, p);
         }
 
+        /**
+         * MariaDB (see streamsResults): the statement's result read as the server sends it, its
+         * LCRs held back until {@link ChangeLogWriter#endReading}.
+         */
+        private void stream(PreparedStatement ps) throws SQLException {
+            ps.setFetchSize(ChangeLogWriter.ROWS_PER_INSERT);
+            log.beginReading();
+        }
+
         long returning(ReturningPlan returning, GeneratedKeys keys) throws SQLException {
             TableInfo table = returning.table();
             List<List<TypedValue>> rows = new ArrayList<>();
             int autoIncrementColumn = -1;
             long count = 0;
             int own = returning.applicationColumns();
+            Savepoint savepoint = ownTransaction || !keepsFailedChanges() ? null : connection.setSavepoint();
             PreparedStatement ps = binder.prepare(connection, returning.sql(), List.of(), own > 0);
             // The application's rows are read twice: held; else streamed (an INSERT … SELECT may return millions)
             boolean streamed = own == 0 && streamsResults();
-            Savepoint savepoint = ownTransaction || !keepsFailedChanges() ? null : connection.setSavepoint();
             ResultSet rs = null;
             try {
-                if (streamed) {
-                    ps.setFetchSize(ChangeLogWriter.ROWS_PER_INSERT);
-                    log.beginReading();
-                }
+                if (streamed) stream(ps);
                 rs = resultOf(ps);
                 // Streamed, a failure can still come with a later row; the server has then undone the statement
                 if (!streamed) changed = true;
@@ -444,11 +450,12 @@ final class LockingStatementCapture implements StatementInterceptor {
                     changed = true;
                     log.endReading();
                 }
-                if (keepsFailedChanges() && count > node.h2DeltaTableRows(connection)) {
+                long whole = dialect() == Dialect.H2 ? node.h2DeltaTableRows(connection) : Long.MAX_VALUE;
+                if (count > whole) {
                     throw new SQLException(returning.command() + " on " + table.qualifiedName() + " changed " + count
                             + " rows or more through H2's data change delta table, more than its MAX_MEMORY_ROWS ("
-                            + node.h2DeltaTableRows(connection) + "): H2 2.4 loses rows of such a result, so the"
-                            + " statement is undone; change fewer rows per statement or raise MAX_MEMORY_ROWS", "0A000");
+                            + whole + "): H2 2.4 loses rows of such a result, so the statement is undone; change"
+                            + " fewer rows per statement or raise MAX_MEMORY_ROWS", "0A000");
                 }
                 if (!ownTransaction) log.flush();
                 if (own > 0) {
@@ -493,10 +500,7 @@ final class LockingStatementCapture implements StatementInterceptor {
             PlannedSql sql = ownTransaction ? upsert.beginning() : upsert.inTransaction();
             boolean streamed = streamsResults();
             try (PreparedStatement ps = binder.prepare(connection, sql, List.of()); log) {
-                if (streamed) {
-                    ps.setFetchSize(ChangeLogWriter.ROWS_PER_INSERT);
-                    log.beginReading();
-                }
+                if (streamed) stream(ps);
                 try (ResultSet rs = resultOf(ps)) {
                     if (!streamed) changed = true; // as in returning
                     for (int i = 1; i <= columns.size(); i++) {

@@ -14,6 +14,7 @@ import java.util.List;
  * @param sql     the statement; its result columns are {@code columns}, in order, after the
  *                application's own
  * @param columns every column of the table, in table order
+ * @param keyed   H2, a DELETE without its own result: run as {@link Keyed} instead of {@code sql}; else null
  * @param applicationColumns MariaDB: the result columns of the application's own RETURNING, which
  *                come first and are the application's result; 0 when it has none
  */
