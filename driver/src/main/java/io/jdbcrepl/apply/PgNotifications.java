@@ -1,5 +1,6 @@
 package io.jdbcrepl.apply;
 
+import io.jdbcrepl.intercept.SqlStates;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.sql.Connection;
@@ -33,7 +34,7 @@ final class PgNotifications {
         Method getNotifications = GET_NOTIFICATIONS.get(connection.getClass());
         if (getNotifications == null) {
             throw new SQLException("The PostgreSQL source connection " + connection.getClass().getName()
-                    + " is not pgjdbc's: cannot wait for NOTIFY", "0A000");
+                    + " is not pgjdbc's: cannot wait for NOTIFY", SqlStates.REFUSED);
         }
         Object pg = connection.unwrap(getNotifications.getDeclaringClass());
         try {

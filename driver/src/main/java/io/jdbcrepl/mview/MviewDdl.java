@@ -2,6 +2,7 @@ package io.jdbcrepl.mview;
 
 import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.intercept.SqlStates;
 import io.jdbcrepl.mview.MviewCommand.CreateLog;
 import io.jdbcrepl.mview.MviewCommand.CreateView;
 import io.jdbcrepl.mview.MviewCommand.DropLog;
@@ -73,11 +74,11 @@ final class MviewDdl {
         if (c.rowid() && info.key().isEmpty()) {
             throw new SQLFeatureNotSupportedException("CREATE MATERIALIZED VIEW LOG ON " + master + " WITH ROWID: "
                     + rowidReason() + "; the driver's ROWID (M_ROW$$) is the primary key, and " + master
-                    + " has none: add a primary key", "0A000");
+                    + " has none: add a primary key", SqlStates.REFUSED);
         }
         if (c.primaryKey() && info.key().isEmpty()) {
             throw new SQLFeatureNotSupportedException("CREATE MATERIALIZED VIEW LOG ON " + master + " WITH PRIMARY KEY"
-                    + " (the default): the table has no primary key", "0A000");
+                    + " (the default): the table has no primary key", SqlStates.REFUSED);
         }
         String name = LogDefinition.logTableName(info.name(), dialect == Dialect.H2, n -> exists(raw, master.schema(), n));
         LogDefinition log = new LogDefinition(stored, name, c.primaryKey(), c.rowid(), c.sequence(), List.copyOf(listed),
@@ -137,7 +138,7 @@ final class MviewDdl {
         Method method = c.method();
         if (method == Method.FAST && problem != null) {
             throw new SQLFeatureNotSupportedException("CREATE MATERIALIZED VIEW " + view + " REFRESH FAST: cannot refresh fast: "
-                    + problem, "0A000");
+                    + problem, SqlStates.REFUSED);
         }
         if (method == Method.FORCE) method = problem == null ? Method.FAST : Method.COMPLETE;
         catalog.install(raw);

@@ -12,6 +12,7 @@ import io.jdbcrepl.intercept.Execution;
 import io.jdbcrepl.intercept.PrepareRequest;
 import io.jdbcrepl.intercept.PreparedBatch;
 import io.jdbcrepl.intercept.SqlBatch;
+import io.jdbcrepl.intercept.SqlStates;
 import io.jdbcrepl.intercept.StatementInterceptor;
 import io.jdbcrepl.intercept.StatementKind;
 import io.jdbcrepl.mview.MviewCommand.Name;
@@ -390,7 +391,7 @@ public final class MviewSession implements ConnectionInterceptor {
 
         @Override
         public long[] executeBatch(PreparedBatch batch) throws SQLException {
-            throw new SQLException("Materialized view statements cannot be batched", "0A000");
+            throw new SQLException("Materialized view statements cannot be batched", SqlStates.REFUSED);
         }
     }
 }

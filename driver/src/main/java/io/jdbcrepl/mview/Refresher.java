@@ -1,6 +1,7 @@
 package io.jdbcrepl.mview;
 
 import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.intercept.SqlStates;
 import io.jdbcrepl.mview.MviewCommand.Method;
 import io.jdbcrepl.mview.MviewCommand.Name;
 
@@ -122,7 +123,7 @@ final class Refresher {
         boolean fast = requested != Method.COMPLETE && view.fast() && !me.stale() && log.isPresent();
         if (requested == Method.FAST && !view.fast()) {
             throw new SQLFeatureNotSupportedException("Materialized view " + view.view()
-                    + " is REFRESH COMPLETE: it cannot be refreshed fast (DBMS_MVIEW.REFRESH method 'F')", "0A000");
+                    + " is REFRESH COMPLETE: it cannot be refreshed fast (DBMS_MVIEW.REFRESH method 'F')", SqlStates.REFUSED);
         }
         // the only fast view of its log takes its rows out at once (Oracle: "the log is cleared");
         // with others, it stamps them and the last one to refresh past them purges them

@@ -18,6 +18,7 @@ import io.jdbcrepl.config.UnsupportedMode;
 import io.jdbcrepl.intercept.ConnectionInterceptor;
 import io.jdbcrepl.intercept.GeneratedKeys;
 import io.jdbcrepl.intercept.SqlBatch;
+import io.jdbcrepl.intercept.SqlStates;
 import io.jdbcrepl.intercept.StatementInterceptor;
 import io.jdbcrepl.intercept.StatementKind;
 import io.jdbcrepl.logging.DriverLog;
@@ -75,7 +76,7 @@ public final class CaptureSession implements ConnectionInterceptor {
         String version = raw.getMetaData().getDatabaseProductVersion();
         if (version == null || !version.toLowerCase(java.util.Locale.ROOT).contains("mariadb")) {
             throw new SQLException("Capture (repl.node) on a MySQL server (" + version + ") is not available in this"
-                    + " build: it needs MariaDB 10.6+; connect without repl.node for a pass-through connection", "0A000");
+                    + " build: it needs MariaDB 10.6+; connect without repl.node for a pass-through connection", SqlStates.REFUSED);
         }
     }
 
@@ -212,7 +213,7 @@ public final class CaptureSession implements ConnectionInterceptor {
         if (resultSetConcurrency == java.sql.ResultSet.CONCUR_UPDATABLE) {
             throw new java.sql.SQLFeatureNotSupportedException("Updatable result sets (CONCUR_UPDATABLE) are not"
                     + " supported on a capturing connection (repl.node=" + node.name() + "): their changes would not be"
-                    + " captured; change rows with UPDATE, INSERT and DELETE statements", "0A000");
+                    + " captured; change rows with UPDATE, INSERT and DELETE statements", SqlStates.REFUSED);
         }
     }
 

@@ -12,6 +12,7 @@ import io.jdbcrepl.intercept.BoundParameter;
 import io.jdbcrepl.intercept.Execution;
 import io.jdbcrepl.intercept.GeneratedKeys;
 import io.jdbcrepl.intercept.PreparedBatch;
+import io.jdbcrepl.intercept.SqlStates;
 import io.jdbcrepl.intercept.StatementInterceptor;
 import io.jdbcrepl.lcr.CommandType;
 import io.jdbcrepl.lcr.RowImage;
@@ -455,7 +456,7 @@ final class LockingStatementCapture implements StatementInterceptor {
                     throw new SQLException(returning.command() + " on " + table.qualifiedName() + " changed " + count
                             + " rows or more through H2's data change delta table, more than its MAX_MEMORY_ROWS ("
                             + whole + "): H2 2.4 loses rows of such a result, so the statement is undone; change"
-                            + " fewer rows per statement or raise MAX_MEMORY_ROWS", "0A000");
+                            + " fewer rows per statement or raise MAX_MEMORY_ROWS", SqlStates.REFUSED);
                 }
                 if (!ownTransaction) log.flush();
                 if (own > 0) {
@@ -540,7 +541,7 @@ final class LockingStatementCapture implements StatementInterceptor {
                     throw new SQLException("INSERT … SELECT … ON DUPLICATE KEY UPDATE on " + table.qualifiedName()
                             + " cannot be captured when its SELECT reads the same table without an alias: give that"
                             + " table an alias, or set repl.unsupported=passthrough to run it uncaptured (" + e.getMessage()
-                            + ")", "0A000", e);
+                            + ")", SqlStates.REFUSED, e);
                 }
                 throw e;
             } catch (RuntimeException e) {
@@ -701,7 +702,7 @@ final class LockingStatementCapture implements StatementInterceptor {
                     throw new SQLException("Capture could not read back the row of " + update.table().qualifiedName()
                             + " with key " + row.newKey() + " after updating it: the new key of a key update must"
                             + " be computable before the update (no RAND(), UUID() or subqueries on the same table)",
-                            "0A000");
+                            SqlStates.REFUSED);
                 }
                 if (!unchangedByIgnore(update, row.old(), newImage)) log.add(row.old().valuesJson(), newImage.valuesJson());
             }
@@ -727,7 +728,7 @@ final class LockingStatementCapture implements StatementInterceptor {
      * Connector/J refuses {@code executeQuery()} for a statement that does not start with SELECT.
      */
     private static ResultSet resultOf(PreparedStatement ps) throws SQLException {
-        if (!ps.execute()) throw new SQLException("The capture statement returned no rows: RETURNING needs MariaDB 10.5+", "0A000");
+        if (!ps.execute()) throw new SQLException("The capture statement returned no rows: RETURNING needs MariaDB 10.5+", SqlStates.REFUSED);
         return ps.getResultSet();
     }
 

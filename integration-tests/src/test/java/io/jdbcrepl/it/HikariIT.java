@@ -3,6 +3,7 @@ package io.jdbcrepl.it;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
+import com.zaxxer.hikari.metrics.IMetricsTracker;
 import io.jdbcrepl.it.support.ForEachVendor;
 import io.jdbcrepl.it.support.TestDatabase;
 import io.jdbcrepl.it.support.TestDatabases;
@@ -16,12 +17,14 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -165,6 +168,57 @@ class HikariIT {
                 .hasMessageContaining("ignore")
                 .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("22023"));
         assertThat(db.awaitServerConnectionsAtMost(0)).as("server sessions after the failed start").isZero();
+    }
+
+    /**
+     * Issue 16: a statement the driver refuses (SQLState 0AR01) leaves its pooled connection alone.
+     * HikariCP evicts a connection whose statement fails with 0A000 (as with class 08): with that
+     * state every refusal cost the pool its connection and a new connect.
+     */
+    @ForEachVendor
+    void aRefusedStatementKeepsItsPooledConnection(Vendor vendor) throws Exception {
+        TestDatabase db = databases.create(vendor, "hikari_refused");
+        try (Connection c = db.openRaw(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE item (id int PRIMARY KEY, qty int)");
+            s.execute("INSERT INTO item VALUES (1, 0)");
+        }
+        HikariConfig config = poolConfig(db, db.replUrl(Map.of("repl.node", "n1", "repl.tables", "*.*")));
+        config.setMaximumPoolSize(1);
+        config.setMinimumIdle(1);
+        AtomicInteger connectsMade = new AtomicInteger();
+        config.setMetricsTrackerFactory((poolName, stats) -> new IMetricsTracker() {
+            @Override
+            public void recordConnectionCreatedMillis(long millis) {
+                connectsMade.incrementAndGet();
+            }
+        });
+        try (HikariDataSource pool = new HikariDataSource(config)) {
+            HikariPoolMXBean metrics = pool.getHikariPoolMXBean();
+            Connection physical;
+            try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+                physical = c.unwrap(Connection.class);
+                s.executeUpdate("UPDATE item SET qty = 1 WHERE id = 1");
+            }
+            int connectsBefore = connectsMade.get(); // HikariCP does not count the connect of its fail-fast start
+
+            try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+                assertThatThrownBy(() -> s.execute("UPDATE item SET qty = 2 WHERE id = 1; UPDATE item SET qty = 3"))
+                        .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("0AR01"));
+                assertThatThrownBy(() -> c.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_UPDATABLE))
+                        .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("0AR01"));
+                assertThat(c.isClosed()).as("the application's connection after the refusals").isFalse();
+                assertThat(s.executeUpdate("UPDATE item SET qty = 4 WHERE id = 1")).as("a statement after them").isEqualTo(1);
+            }
+
+            try (Connection c = pool.getConnection(); Statement s = c.createStatement();
+                    ResultSet rs = s.executeQuery("SELECT qty FROM item WHERE id = 1")) {
+                assertThat(c.unwrap(Connection.class)).as("the pooled connection after the refusals").isSameAs(physical);
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getInt(1)).isEqualTo(4);
+            }
+            assertThat(connectsMade.get()).as("connects made after the refusals").isEqualTo(connectsBefore);
+            assertThat(metrics.getTotalConnections()).as("total connections").isEqualTo(1);
+        }
     }
 
     // ------------------------------------------------------------------ workload

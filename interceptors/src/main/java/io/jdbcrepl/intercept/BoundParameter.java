@@ -111,7 +111,7 @@ public record BoundParameter(int index, String setter, Object[] arguments) {
             }
         }
         throw new SQLException("Cannot re-bind parameter " + index + " set with " + setter
-                + Arrays.toString(typeNames()), "0A000");
+                + Arrays.toString(typeNames()), SqlStates.REFUSED);
     }
 
     private boolean argumentsFit(Class<?>[] types) {

@@ -1,6 +1,7 @@
 package io.jdbcrepl.mview;
 
 import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.intercept.SqlStates;
 import io.jdbcrepl.mview.MviewCommand.CreateLog;
 import io.jdbcrepl.mview.MviewCommand.CreateView;
 import io.jdbcrepl.mview.MviewCommand.DropLog;
@@ -21,7 +22,7 @@ import java.util.Optional;
 /**
  * Reads the Oracle statements of SPEC 6 that no vendor here understands. {@link #parse} answers
  * empty for every other statement, which then goes to the database as written; a statement that
- * is ours but malformed fails with 42601, an Oracle option that has no meaning here with 0A000.
+ * is ours but malformed fails with 42601, an Oracle option that has no meaning here with 0AR01.
  * {@code CREATE MATERIALIZED VIEW} is ours only with a {@code BUILD} or {@code REFRESH} clause:
  * without one it stays PostgreSQL's own materialized view.
  */
@@ -132,14 +133,14 @@ public final class MviewParser {
                     if (!flag.equalsIgnoreCase("DELETE")) {
                         throw new SQLFeatureNotSupportedException("DBMS_MVIEW.PURGE_LOG('" + args.get(0).stringValue()
                                 + "', " + args.get(1).text + "): only the flag 'DELETE' (purge every row) is supported;"
-                                + " without it the rows every fast-refresh view has refreshed past are purged", "0A000");
+                                + " without it the rows every fast-refresh view has refreshed past are purged", SqlStates.REFUSED);
                     }
                     all = true;
                 }
                 return new PurgeLog(nameOf(args.get(0).stringValue().trim()), all);
             }
             default -> throw new SQLFeatureNotSupportedException("DBMS_MVIEW." + routine
-                    + " is not supported: the driver knows DBMS_MVIEW.REFRESH and DBMS_MVIEW.PURGE_LOG", "0A000");
+                    + " is not supported: the driver knows DBMS_MVIEW.REFRESH and DBMS_MVIEW.PURGE_LOG", SqlStates.REFUSED);
         }
     }
 
@@ -185,10 +186,10 @@ public final class MviewParser {
                         expect("ID");
                         throw new SQLFeatureNotSupportedException("CREATE MATERIALIZED VIEW LOG ON " + table
                                 + " WITH OBJECT ID: object tables do not exist on " + vendor()
-                                + "; use WITH PRIMARY KEY or WITH ROWID", "0A000");
+                                + "; use WITH PRIMARY KEY or WITH ROWID", SqlStates.REFUSED);
                     } else if (accept("COMMIT")) {
                         throw new SQLFeatureNotSupportedException("CREATE MATERIALIZED VIEW LOG ON " + table
-                                + " WITH COMMIT SCN is not supported: there is no SCN on " + vendor(), "0A000");
+                                + " WITH COMMIT SCN is not supported: there is no SCN on " + vendor(), SqlStates.REFUSED);
                     } else {
                         throw syntax("expected PRIMARY KEY, ROWID, SEQUENCE or a column list after WITH" + near(peek()));
                     }
@@ -206,7 +207,7 @@ public final class MviewParser {
                 Token t = peek();
                 throw new SQLFeatureNotSupportedException("CREATE MATERIALIZED VIEW LOG ON " + table + ": "
                         + t.text + " is not supported here; the log takes WITH PRIMARY KEY | ROWID | SEQUENCE |"
-                        + " (columns) and INCLUDING | EXCLUDING NEW VALUES", "0A000");
+                        + " (columns) and INCLUDING | EXCLUDING NEW VALUES", SqlStates.REFUSED);
             }
         }
         if (!sawWith) pk = true; // Oracle: WITH PRIMARY KEY is the default
@@ -238,7 +239,7 @@ public final class MviewParser {
                 ours = true;
                 if (accept("DEFERRED")) {
                     throw new SQLFeatureNotSupportedException("CREATE MATERIALIZED VIEW " + view
-                            + " BUILD DEFERRED is not supported: views are built when created (BUILD IMMEDIATE)", "0A000");
+                            + " BUILD DEFERRED is not supported: views are built when created (BUILD IMMEDIATE)", SqlStates.REFUSED);
                 }
                 expect("IMMEDIATE");
             } else if (accept("REFRESH")) {
@@ -253,7 +254,7 @@ public final class MviewParser {
                 }
             } else if (accept("NEVER")) {
                 throw new SQLFeatureNotSupportedException("CREATE MATERIALIZED VIEW " + view
-                        + " NEVER REFRESH is not supported: create a table with CREATE TABLE … AS", "0A000");
+                        + " NEVER REFRESH is not supported: create a table with CREATE TABLE … AS", SqlStates.REFUSED);
             } else {
                 break;
             }
@@ -263,7 +264,7 @@ public final class MviewParser {
         if (as == null || !as.is("AS")) {
             throw new SQLFeatureNotSupportedException("CREATE MATERIALIZED VIEW " + view + ": " + (as == null ? "end"
                     : as.text) + " is not supported here; expected [BUILD IMMEDIATE] REFRESH FAST|COMPLETE|FORCE"
-                    + " [ON COMMIT|ON DEMAND] AS SELECT …", "0A000");
+                    + " [ON COMMIT|ON DEMAND] AS SELECT …", SqlStates.REFUSED);
         }
         pos++;
         Token first = peek();

@@ -1,6 +1,7 @@
 package io.jdbcrepl.mview;
 
 import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.intercept.SqlStates;
 import io.jdbcrepl.mview.MviewCommand.Name;
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.expression.AnalyticExpression;
@@ -67,7 +68,7 @@ public final class ViewQuery {
         this.fastProblem = fastProblem;
     }
 
-    /** Reads {@code query}; fails (42601, 0A000) when it is not a SELECT of one table. */
+    /** Reads {@code query}; fails (42601, 0AR01) when it is not a SELECT of one table. */
     public static ViewQuery parse(String query, Dialect dialect) throws SQLException {
         Statement st;
         try {
@@ -155,7 +156,7 @@ public final class ViewQuery {
     }
 
     private static SQLException unsupported(String message) {
-        return new SQLFeatureNotSupportedException(message, "0A000");
+        return new SQLFeatureNotSupportedException(message, SqlStates.REFUSED);
     }
 
     /** Collects column names, and notes aggregates, subqueries and window functions. */

@@ -74,28 +74,28 @@ class MviewParserTest {
         assertThat(MviewParser.parse(sql, dialect).orElseThrow()).isEqualTo(expected);
     }
 
-    /** Options without meaning here (0A000) and malformed statements (42601): the message names what is wrong. */
+    /** Options without meaning here (0AR01) and malformed statements (42601): the message names what is wrong. */
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
-            create materialized view log on t_oid with object id | 0A000 | OBJECT ID;t_oid;PostgreSQL
-            create materialized view log on t with commit scn | 0A000 | COMMIT SCN
-            create materialized view log on t tablespace users | 0A000 | tablespace
-            create materialized view log on t purge immediate | 0A000 | purge
+            create materialized view log on t_oid with object id | 0AR01 | OBJECT ID;t_oid;PostgreSQL
+            create materialized view log on t with commit scn | 0AR01 | COMMIT SCN
+            create materialized view log on t tablespace users | 0AR01 | tablespace
+            create materialized view log on t purge immediate | 0AR01 | purge
             create materialized view log on t with | 42601 | expected PRIMARY KEY, ROWID, SEQUENCE
             create materialized view log on t with rowid (a | 42601 | expected )
             create materialized view log on | 42601 | expected a name
             create materialized view log on t including values | 42601 | expected NEW
-            create materialized view mv build deferred refresh fast as select a from t | 0A000 | BUILD DEFERRED
-            create materialized view mv never refresh as select a from t | 0A000 | NEVER REFRESH
-            create materialized view mv refresh fast with rowid as select a from t | 0A000 | with
+            create materialized view mv build deferred refresh fast as select a from t | 0AR01 | BUILD DEFERRED
+            create materialized view mv never refresh as select a from t | 0AR01 | NEVER REFRESH
+            create materialized view mv refresh fast with rowid as select a from t | 0AR01 | with
             create materialized view mv refresh fast on update as select a from t | 42601 | ON COMMIT or ON DEMAND
             create materialized view mv refresh fast as | 42601 | query is missing
             call dbms_mview.refresh('mv', 'X') | 42601 | 'X';'F' (fast)
             call dbms_mview.refresh('') | 42601 | names no view
             call dbms_mview.refresh() | 42601 | DBMS_MVIEW.REFRESH takes
             call dbms_mview.refresh(mv) | 42601 | string literal
-            call dbms_mview.purge_log('t', 3) | 0A000 | 'DELETE'
-            call dbms_mview.explain_mview('mv') | 0A000 | EXPLAIN_MVIEW
+            call dbms_mview.purge_log('t', 3) | 0AR01 | 'DELETE'
+            call dbms_mview.explain_mview('mv') | 0AR01 | EXPLAIN_MVIEW
             call dbms_mview.refresh('mv') extra | 42601 | unexpected extra
             """)
     void badStatementsFail(String sql, String state, String mentions) {

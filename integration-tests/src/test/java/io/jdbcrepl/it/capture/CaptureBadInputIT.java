@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * SPEC 3.1 and issue 3's bad input: statements the driver cannot capture fail before they run
- * (0A000, naming repl.unsupported) and run uncaptured with {@code repl.unsupported=passthrough};
+ * (0AR01, naming repl.unsupported) and run uncaptured with {@code repl.unsupported=passthrough};
  * unknown columns in {@code repl.loggroup}, {@code repl.timestamp}, handler lists and
  * {@code repl.key} are clear errors with nothing executed; tables that are not replicated, queries
  * and DDL pass through untouched.
@@ -129,7 +129,7 @@ class CaptureBadInputIT {
         assertThat((Object) e).as("%s must be refused", what).isNotNull();
         SQLException cause = e;
         if (cause instanceof java.sql.BatchUpdateException && cause.getNextException() != null) cause = cause.getNextException();
-        assertThat(cause.getSQLState()).as("SQLState of the refusal of %s: %s", what, cause.getMessage()).isEqualTo("0A000");
+        assertThat(cause.getSQLState()).as("SQLState of the refusal of %s: %s", what, cause.getMessage()).isEqualTo("0AR01");
         assertThat(cause.getMessage()).as("message of the refusal of %s", what).contains("repl.unsupported");
     }
 

@@ -250,7 +250,7 @@ class SupplementalLoggingCaptureIT {
                 try (Statement s = c.createStatement()) {
                     SQLException e = catchThrowableOfType(() -> s.executeUpdate(sql), SQLException.class);
                     assertThat((Object) e).as("%s on a replicated table without key", sql).isNotNull();
-                    assertThat(e.getSQLState()).as("SQLState of %s", sql).isEqualTo("0A000");
+                    assertThat(e.getSQLState()).as("SQLState of %s", sql).isEqualTo("0AR01");
                     assertThat(e.getMessage()).as("message of %s", sql).contains("nokey").contains("repl.key");
                 }
             }

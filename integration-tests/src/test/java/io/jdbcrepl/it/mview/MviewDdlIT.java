@@ -37,23 +37,23 @@ class MviewDdlIT {
             run(c, "create table k (id int primary key, a varchar(10), b int)", "create table h (a int, b int)");
             fails(c, "create materialized view log on nosuch", "42P01", "does not exist");
             fails(c, "create materialized view log on k with (zz)", "42703", "no column zz");
-            fails(c, "create materialized view log on h with rowid (a)", "0A000", "ROWID", "primary key");
-            fails(c, "create materialized view log on h", "0A000", "no primary key");
+            fails(c, "create materialized view log on h with rowid (a)", "0AR01", "ROWID", "primary key");
+            fails(c, "create materialized view log on h", "0AR01", "no primary key");
             fails(c, "drop materialized view log on k", "42704", "no materialized view log");
-            fails(c, "create materialized view mv refresh fast as select id, a from k", "0A000",
+            fails(c, "create materialized view mv refresh fast as select id, a from k", "0AR01",
                     "cannot refresh fast", "no materialized view log");
             run(c, "create materialized view log on k with primary key (a)");
             fails(c, "create materialized view log on k", "42710", "already has a materialized view log");
-            fails(c, "create materialized view mv refresh fast as select a, count(*) from k group by a", "0A000",
+            fails(c, "create materialized view mv refresh fast as select a, count(*) from k group by a", "0AR01",
                     "lacks INCLUDING NEW VALUES");
-            fails(c, "create materialized view mv refresh fast as select a, sum(b) from k group by a", "0A000", "lacks column b");
-            fails(c, "create materialized view mv refresh fast as select a from k", "0A000", "primary key column id");
-            fails(c, "create materialized view mv refresh fast as select a from k join h on k.b = h.b", "0A000", "one table");
-            fails(c, "create materialized view mv refresh fast as select distinct id from k", "0A000", "DISTINCT");
+            fails(c, "create materialized view mv refresh fast as select a, sum(b) from k group by a", "0AR01", "lacks column b");
+            fails(c, "create materialized view mv refresh fast as select a from k", "0AR01", "primary key column id");
+            fails(c, "create materialized view mv refresh fast as select a from k join h on k.b = h.b", "0AR01", "one table");
+            fails(c, "create materialized view mv refresh fast as select distinct id from k", "0AR01", "DISTINCT");
             fails(c, "call dbms_mview.refresh('nosuch')", "42P01", "does not exist");
             run(c, "create materialized view mv refresh complete as select a, sum(b) as s from k group by a");
             fails(c, "create materialized view mv refresh complete as select a from k", "42710", "already exists");
-            fails(c, "call dbms_mview.refresh('mv', 'f')", "0A000", "REFRESH COMPLETE");
+            fails(c, "call dbms_mview.refresh('mv', 'f')", "0AR01", "REFRESH COMPLETE");
             fails(c, "call dbms_mview.purge_log('h')", "42704", "no materialized view log");
         }
     }

@@ -34,7 +34,7 @@ class SeedSessionIT {
             run(c, "create materialized view log on t_pk with primary key");
             run(c, "create table t_oid (id int, name varchar(30), num int)");
             assertThatThrownBy(() -> run(c, "create materialized view log on t_oid with object id"))
-                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("0A000"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("0AR01"))
                     .hasMessageContaining("OBJECT ID").hasMessageMatching("(?is).*t_oid.*");
 
             assertThat(columns(c, "mlog$_t_rowid")).containsExactly("NAME", "NUM", "M_ROW$$", "SEQUENCE$$", "SNAPTIME$$",

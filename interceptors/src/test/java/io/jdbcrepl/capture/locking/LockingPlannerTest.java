@@ -268,7 +268,7 @@ class LockingPlannerTest {
                 "INSERT INTO emp (id) VALUES (1) ON DUPLICATE KEY UPDATE name = 'b' RETURNING id")) {
             assertThatThrownBy(() -> plan(LockingDialect.MARIADB, sql, EMP, CaptureSettings.DEFAULT))
                     .as(sql).isInstanceOf(CaptureException.class).hasMessageContaining("repl.unsupported")
-                    .extracting(e -> ((CaptureException) e).getSQLState()).isEqualTo("0A000");
+                    .extracting(e -> ((CaptureException) e).getSQLState()).isEqualTo("0AR01");
         }
         assertThatThrownBy(() -> plan(LockingDialect.MARIADB, "INSERT INTO emp (name) SELECT name FROM emp", EMP, TS))
                 .isInstanceOf(CaptureException.class);

@@ -73,7 +73,7 @@ class H2FileDeltaTableCaptureIT {
         try (Connection c = DriverManager.getConnection(repl, "sa", ""); Statement s = c.createStatement()) {
             assertThatThrownBy(() -> s.executeUpdate("INSERT INTO big2 SELECT * FROM big"))
                     .isInstanceOf(SQLException.class).hasMessageContaining("MAX_MEMORY_ROWS (500)")
-                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("0A000"));
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("0AR01"));
             c.setAutoCommit(false);
             assertThatThrownBy(() -> s.executeUpdate("INSERT INTO big2 SELECT * FROM big")).isInstanceOf(SQLException.class);
             assertThat(s.executeUpdate("INSERT INTO big2 SELECT * FROM big WHERE id <= 500")).isEqualTo(500);

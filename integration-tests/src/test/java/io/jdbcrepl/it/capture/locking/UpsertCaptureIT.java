@@ -240,7 +240,7 @@ class UpsertCaptureIT {
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.executeUpdate("INSERT INTO acct (code, qty)"
                     + " SELECT CONCAT(code, 'x'), qty FROM acct ON DUPLICATE KEY UPDATE qty = VALUES(qty)"))
                     .isInstanceOf(SQLException.class).hasMessageContaining("alias")
-                    .extracting(e -> ((SQLException) e).getSQLState()).isEqualTo("0A000");
+                    .extracting(e -> ((SQLException) e).getSQLState()).isEqualTo("0AR01");
         }
         try (Connection raw = db.openRaw()) {
             assertThat(rows(raw, "SELECT code, qty FROM acct ORDER BY id")).containsExactly("a,8");
