@@ -408,6 +408,46 @@ class StatementKindsCaptureIT {
         box.assertLogReplays(KEYS, "item");
     }
 
+    /**
+     * Issue 16: an ON CONFLICT DO UPDATE that assigns its own conflict column is captured like any key
+     * update (SPEC 3.3): one UPDATE LCR whose old values carry the old key. It failed every time with
+     * 22P02 "a concurrent insert got in first", and running it again never helped.
+     */
+    @Test
+    void insertOnConflictDoUpdateOfTheConflictKey() throws Exception {
+        Sandbox box = pair.sandbox(ITEM);
+        box.seed("INSERT INTO item VALUES (1, 'a', 1, NULL), (2, 'b', 2, 'x'), (3, 'c', NULL, NULL), (4, 'd', 4, NULL)");
+        box.compare((c, t) -> {
+            try (Statement s = c.createStatement()) {
+                t.value("the issue's statement", () -> s.executeUpdate("INSERT INTO item (id, name) VALUES (1, 'z')"
+                        + " ON CONFLICT (id) DO UPDATE SET id = excluded.id + 100, name = excluded.name"));
+                t.value("two key updates and an insert", () -> s.executeUpdate("INSERT INTO item (id, name)"
+                        + " VALUES (2, 'b2'), (9, 'i'), (3, 'c3') ON CONFLICT (id) DO UPDATE SET id = item.id * 10"));
+                t.value("back to a key just freed", () -> s.executeUpdate("INSERT INTO item (id, name) VALUES (101, 'q')"
+                        + " ON CONFLICT (id) DO UPDATE SET id = EXCLUDED.id - 100"));
+                t.failure("onto a key that exists", () -> s.executeUpdate("INSERT INTO item (id, name) VALUES (1, 'q')"
+                        + " ON CONFLICT (id) DO UPDATE SET id = 20"));
+            }
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO item AS i (id, name) VALUES (?, ?)"
+                    + " ON CONFLICT (id) DO UPDATE SET id = ?, note = 'moved' WHERE i.qty IS NOT NULL RETURNING i.id, i.note")) {
+                for (int[] run : new int[][] {{4, 40}, {30, 300}}) {
+                    ps.setInt(1, run[0]);
+                    ps.setString(2, "p");
+                    ps.setInt(3, run[1]);
+                    t.value("prepared, alias, WHERE, RETURNING " + run[0], () -> rows(ps.executeQuery()));
+                }
+            }
+        });
+        box.assertSameContents("item");
+        box.assertTransactions(
+                tx(update("item", "id=" + i(1) + ", name=" + s("a"), "id=" + i(101) + ", name=" + s("z"), "id, name")),
+                tx(insert("item", item(9, "i", null, null), "id, name"),
+                        update("item", "id=" + i(2), "id=" + i(20), "id"), update("item", "id=" + i(3), "id=" + i(30), "id")),
+                tx(update("item", "id=" + i(101), "id=" + i(1), "id")),
+                tx(update("item", "id=" + i(4) + ", note=" + s(null), "id=" + i(40) + ", note=" + s("moved"), "id, note")));
+        box.assertLogReplays(KEYS, "item");
+    }
+
     // ------------------------------------------------------------------ UPDATE
 
     @Test

@@ -162,6 +162,10 @@ public final class PostgresCapture {
      * application's parameters still appear once and in order. A row a concurrent transaction
      * inserted after the lock was taken has no old values: the statement then fails with
      * {@link #CONCURRENT_INSERT} and the caller runs it again (its snapshot then sees that row).
+     * An updated row finds its locked old row by its conflict columns; when DO UPDATE assigns one of
+     * them the new row no longer has the old values, so the DO UPDATE's WHERE hands the old row's
+     * conflict columns to RETURNING through a transaction-local setting ({@link #OLD_KEY_SETTING}):
+     * PostgreSQL evaluates that WHERE, updates the row and computes its RETURNING row by row.
      */
     private CapturePlan upsert(Dml dml, TableInfo table, CaptureSettings settings, List<String> selectItems)
             throws SQLException {
@@ -250,12 +254,27 @@ public final class PostgresCapture {
         if (ts != null && !updated.contains(ts)) {
             sql.append(", ").append(quote(ts)).append(" = ").append(nextTimestampFrom(ref + "." + quote(ts)));
         }
-        if (conflict.where() != null) sql.append(" WHERE ").append(conflict.where().text());
-        sql.append(" RETURNING ").append(ref).append(".*, (").append(ref).append(".xmax = 0) AS repl_inserted) ");
+        boolean conflictColumnAssigned = updated.stream().anyMatch(conflictColumns::contains);
+        if (conflictColumnAssigned) {
+            // The old row's conflict columns, evaluated for every row the DO UPDATE changes
+            sql.append(" WHERE ").append(conflict.where() == null ? "" : "(" + conflict.where().text() + ") AND ")
+                    .append("set_config(").append(literal(OLD_KEY_SETTING)).append(", ROW(")
+                    .append(qualifiedList(ref, conflictColumns)).append(")::text, true) IS NOT NULL");
+        } else if (conflict.where() != null) {
+            sql.append(" WHERE ").append(conflict.where().text());
+        }
+        sql.append(" RETURNING ").append(ref).append(".*, (").append(ref).append(".xmax = 0) AS repl_inserted");
+        if (conflictColumnAssigned) {
+            sql.append(", current_setting(").append(literal(OLD_KEY_SETTING)).append(", true) AS repl_old_key");
+        }
+        sql.append(") ");
 
-        String join = conflictColumns.stream()
-                .map(c -> "repl_lock." + oldAlias.get(c) + " = repl_changed." + quote(c))
-                .reduce((a, b) -> a + " AND " + b).orElseThrow();
+        String join = conflictColumnAssigned
+                ? "ROW(" + qualifiedList("repl_lock", conflictColumns.stream().map(oldAlias::get).toList())
+                        + ")::text = repl_changed.repl_old_key"
+                : conflictColumns.stream()
+                        .map(c -> "repl_lock." + oldAlias.get(c) + " = repl_changed." + quote(c))
+                        .reduce((a, b) -> a + " AND " + b).orElseThrow();
         String inserted = logSelect("INSERT", table, "NULL",
                 jsonObject(table, asInsert.newColumns(), "repl_changed", name -> name), asInsert)
                 + " FROM repl_changed WHERE repl_changed.repl_inserted";
@@ -286,6 +305,9 @@ public final class PostgresCapture {
         }
         return columns;
     }
+
+    /** The setting through which an upsert that assigns a conflict column tells RETURNING the old row's. */
+    static final String OLD_KEY_SETTING = "jdbc_repl.upsert_old_key";
 
     /** In the message of the error an upsert raises when a concurrent insert got in: run it again. */
     public static final String CONCURRENT_INSERT = "jdbc:repl: a concurrent insert got in first, run again";

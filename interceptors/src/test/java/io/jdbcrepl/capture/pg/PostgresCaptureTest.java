@@ -145,6 +145,33 @@ class PostgresCaptureTest {
                 + " DO UPDATE SET name = 'b'")).contains("ON CONFLICT ON CONSTRAINT \"item_pkey\" DO UPDATE");
     }
 
+    /**
+     * Issue 16: DO UPDATE assigning a conflict column leaves the new row without the old key, so the old
+     * row is found by the conflict columns its DO UPDATE WHERE handed to RETURNING, not by the new row's.
+     */
+    @Test
+    void doUpdateOfAConflictColumnFindsTheOldRowByTheKeyItHadBeforeTheUpdate() throws Exception {
+        String sql = plan("INSERT INTO item (id, name) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET id = excluded.id + ?,"
+                + " name = excluded.name");
+        assertThat(sql).contains("ON CONFLICT (\"id\") DO UPDATE SET \"id\" = excluded.id + ?, \"name\" = excluded.name"
+                        + " WHERE set_config('jdbc_repl.upsert_old_key', ROW(item.\"id\")::text, true) IS NOT NULL"
+                        + " RETURNING item.*, (item.xmax = 0) AS repl_inserted,"
+                        + " current_setting('jdbc_repl.upsert_old_key', true) AS repl_old_key)")
+                .contains("LEFT JOIN repl_lock ON ROW(repl_lock.\"repl_o1\")::text = repl_changed.repl_old_key")
+                .contains(" FOR UPDATE OF item");
+        assertThat(markers(sql)).isEqualTo(3);
+        // the application's WHERE stays, whole; a constraint's columns are its conflict columns
+        assertThat(plan("INSERT INTO item AS i (id, name, qty) VALUES (1, 'a', 2) ON CONFLICT ON CONSTRAINT item_name_qty"
+                + " DO UPDATE SET qty = i.qty + 1 WHERE i.qty < 5 OR i.qty IS NULL"))
+                .contains(" WHERE (i.qty < 5 OR i.qty IS NULL) AND set_config('jdbc_repl.upsert_old_key',"
+                        + " ROW(i.\"name\", i.\"qty\")::text, true) IS NOT NULL RETURNING")
+                .contains("ROW(repl_lock.\"repl_o");
+        // other columns: the new row still has the conflict columns it had
+        assertThat(plan("INSERT INTO item (id, name) VALUES (1, 'a') ON CONFLICT (id) DO UPDATE SET name = 'b' WHERE item.qty > 1"))
+                .doesNotContain("set_config").contains("DO UPDATE SET \"name\" = 'b' WHERE item.qty > 1 RETURNING")
+                .contains("LEFT JOIN repl_lock ON repl_lock.repl_o1 = repl_changed.\"id\"");
+    }
+
     @Test
     void anUnknownConstraintIsPostgresqlsOwnError() {
         assertThatThrownBy(() -> plan("INSERT INTO item (id, name) VALUES (1, 'a') ON CONFLICT ON CONSTRAINT nope"
