@@ -507,6 +507,32 @@ class StatementKindsCaptureIT {
         box.assertLogReplays(KEYS, "item");
     }
 
+    /** Issue 16: Hibernate 6's bulk HQL update and delete on PostgreSQL name the table under an alias. */
+    @Test
+    void hibernateBulkUpdateAndDeleteUnderAnAlias() throws Exception {
+        Sandbox box = pair.sandbox(ITEM);
+        box.seed(SEED_ITEMS);
+        box.compare((c, t) -> {
+            try (PreparedStatement ps = c.prepareStatement("update item i1_0 set qty=?,note=? where i1_0.id=?")) {
+                ps.setInt(1, 9);
+                ps.setString(2, "bulk");
+                ps.setInt(3, 2);
+                t.value("bulk update", ps::executeUpdate);
+            }
+            try (PreparedStatement ps = c.prepareStatement("delete from item i1_0 where i1_0.qty<? and i1_0.id<>?")) {
+                ps.setInt(1, 4);
+                ps.setInt(2, 2);
+                t.value("bulk delete", ps::executeUpdate);
+            }
+        });
+        box.assertSameContents("item");
+        box.assertTransactions(
+                tx(update("item", "id=" + i(2) + ", qty=" + i(2) + ", note=" + s("x"), "qty=" + i(9) + ", note=" + s("bulk"),
+                        "qty, note")),
+                tx(delete("item", item(1, "a", 1, null)), delete("item", item(3, "c", 3, null))));
+        box.assertLogReplays(KEYS, "item");
+    }
+
     @Test
     void updatesWithSubqueries() throws Exception {
         Sandbox box = pair.sandbox(ITEM, PRICE);

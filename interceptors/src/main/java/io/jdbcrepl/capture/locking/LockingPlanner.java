@@ -193,20 +193,29 @@ public final class LockingPlanner {
         };
     }
 
-    private ReturningPlan delete(Dml dml, TableInfo table) {
+    private ReturningPlan delete(Dml dml, TableInfo table) throws CaptureException {
         if (!dml.returning().isEmpty()) return ownReturning(dml, table, CommandType.DELETE, LoggedColumns.forDelete(table));
         PlannedSql delete = new PlannedSql(stripEnd(dml.sql()), allParameters(dml));
         ReturningPlan whole = returning(table, CommandType.DELETE, LoggedColumns.forDelete(table), delete, "OLD");
+        // MariaDB: DELETE x FROM t x (the only way to alias it before 11.6) is multi-table syntax, which
+        // takes no RETURNING: its rows are read under the alias and deleted by key like H2's below.
+        boolean mariaDbAlias = dialect == LockingDialect.MARIADB && dml.target().alias() != null;
+        if (mariaDbAlias && dml.ignore()) {
+            throw unsupported(dml, table, "IGNORE and an alias (DELETE IGNORE x FROM t x)", "write DELETE IGNORE FROM t"
+                    + " without the alias");
+        }
         // MariaDB: one DELETE … RETURNING, whose rows the driver reads as they come (bounded memory)
-        if (dialect == LockingDialect.MARIADB || dml.ignore()) return whole; // (H2 has no DELETE IGNORE: its error)
+        if (dialect == LockingDialect.MARIADB && !mariaDbAlias || dml.ignore()) return whole; // (H2 has no DELETE IGNORE: its error)
         // H2: a delta table's rows past MAX_MEMORY_ROWS can be lost (see ReturningPlan.Keyed)
         String ref = reference(dml);
         String target = dml.target().sqlText() + (dml.target().alias() != null ? " AS " + ref : "");
         SqlBuilder head = new SqlBuilder().sql("SELECT ").sql(String.join(", ", table.columns().stream()
                 .map(c -> ref + "." + dialect.quote(c.name())).toList())).sql(" FROM ").sql(target);
-        PlannedSql prefix = new SqlBuilder().sql("DELETE FROM ").sql(target).sql(" WHERE ").build();
+        String deleteTarget = mariaDbAlias ? dml.target().sqlText() : target;
+        String deleteRef = mariaDbAlias ? dialect.quote(dml.target().foldedName(dialect.sqlDialect())) : ref;
+        PlannedSql prefix = new SqlBuilder().sql("DELETE FROM ").sql(deleteTarget).sql(" WHERE ").build();
         return whole.withKeyed(new ReturningPlan.Keyed(pageSize, lockingRead(dml, head.build(), ref, table.key(), false, false),
-                prefix, table.key(), ref, dialect));
+                prefix, table.key(), deleteRef, dialect));
     }
 
     /**

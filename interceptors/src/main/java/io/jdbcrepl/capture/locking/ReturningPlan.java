@@ -14,7 +14,8 @@ import java.util.List;
  * @param sql     the statement; its result columns are {@code columns}, in order, after the
  *                application's own
  * @param columns every column of the table, in table order
- * @param keyed   H2, a DELETE without its own result: run as {@link Keyed} instead of {@code sql}; else null
+ * @param keyed   H2, a DELETE without its own result, and MariaDB's {@code DELETE x FROM t x} (which takes
+ *                no RETURNING): run as {@link Keyed} instead of {@code sql}; else null
  * @param applicationColumns MariaDB: the result columns of the application's own RETURNING, which
  *                come first and are the application's result; 0 when it has none
  */
@@ -22,7 +23,7 @@ public record ReturningPlan(TableInfo table, CommandType command, LoggedColumns 
         PlannedSql sql, List<String> columns, Keyed keyed, int applicationColumns) implements LockingPlan {
 
     /**
-     * H2: a DELETE as a locking read of its rows (every column, with the statement's WHERE, ORDER BY
+     * H2 (and MariaDB's {@code DELETE x FROM t x}): a DELETE as a locking read of its rows (every column, with the statement's WHERE, ORDER BY
      * and LIMIT: chosen and locked before any is deleted), then a DELETE by key of each {@code size}
      * rows read, whose count must be theirs. Not {@code OLD TABLE}: H2 2.4 buffers a delta table's
      * result to disk past {@code MAX_MEMORY_ROWS} and loses its last rows there (its

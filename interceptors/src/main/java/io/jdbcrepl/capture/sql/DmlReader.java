@@ -83,11 +83,18 @@ final class DmlReader {
     }
 
     private Analysis delete(Delete d) {
-        if (hasAny(d.getTables()) || hasAny(d.getJoins())) {
+        boolean namesItsOnlyTable = namesItsOnlyTable(d);
+        if (!namesItsOnlyTable && (hasAny(d.getTables()) || hasAny(d.getJoins()))) {
             List<Table> changed = hasAny(d.getTables()) ? d.getTables() : List.of(d.getTable());
             return new Opaque(Reasons.MULTI_TABLE_DELETE, changed.stream().map(this::looseTable).toList());
         }
         TableRef target = table(d.getTable());
+        if (namesItsOnlyTable && target.alias() == null) {
+            // DELETE t FROM t: its clauses call the table t, as they would an alias (the plan then reads
+            // the rows under that name and deletes them by key, as for DELETE x FROM t x)
+            target = new TableRef(target.schema(), target.name(), target.name(), target.schemaQuoted(),
+                    target.nameQuoted(), target.sqlText());
+        }
         if (tokens.hasNumberedParameters()) return new Opaque(Reasons.NUMBERED_PARAMETERS, List.of(target));
         List<FromRelation> relations = new ArrayList<>();
         if (d.getUsingList() != null) {
@@ -99,6 +106,32 @@ final class DmlReader {
         return new Dml(sql, CommandType.DELETE, target, only, d.isModifierIgnore(), List.of(), null, List.of(),
                 null, null, null, fragmentOf(c, 0), relations, fragmentOf(c, 1), hasSelect(c, 1), fragmentOf(c, 2),
                 fragmentOf(c, 3), returning(c, 4), returnsAll(c, 4, target), tokens.parameterCount());
+    }
+
+    /**
+     * MySQL/MariaDB {@code DELETE x FROM t x WHERE …} (or {@code DELETE t FROM t …}): the multi-table
+     * syntax deleting from the one table it reads, which is how Hibernate 6 writes a bulk delete
+     * there (MariaDB before 11.6 takes no alias in {@code DELETE FROM t x}). That syntax takes no
+     * ORDER BY or LIMIT.
+     */
+    private boolean namesItsOnlyTable(Delete d) {
+        if (dialect != Dialect.MYSQL || d.getTables() == null || d.getTables().size() != 1 || hasAny(d.getJoins())
+                || hasAny(d.getUsingList()) || hasAny(d.getOrderByElements()) || d.getLimit() != null) {
+            return false;
+        }
+        Table deleted = d.getTables().get(0);
+        Table read = d.getTable();
+        if (read == null) return false;
+        if (read.getAlias() != null) {
+            return deleted.getSchemaName() == null && sameName(deleted.getName(), read.getAlias().getName());
+        }
+        return sameName(deleted.getName(), read.getName())
+                && (deleted.getSchemaName() == null || sameName(deleted.getSchemaName(), read.getSchemaName()));
+    }
+
+    /** MySQL compares aliases without regard to case (and table names too on most servers). */
+    private static boolean sameName(String a, String b) {
+        return a != null && b != null && Identifiers.unquote(a).equalsIgnoreCase(Identifiers.unquote(b));
     }
 
     private Analysis insert(Insert i) {

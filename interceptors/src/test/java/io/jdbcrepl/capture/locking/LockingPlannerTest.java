@@ -75,6 +75,40 @@ class LockingPlannerTest {
         }
     }
 
+    /**
+     * Issue 16: MariaDB's DELETE x FROM t x (Hibernate 6's bulk delete) takes no RETURNING: a locking read
+     * under the alias, then DELETE by key naming the table, as H2 deletes.
+     */
+    @Test
+    void mariaDbDeleteUnderAnAliasIsALockingReadAndDeletesByKey() throws Exception {
+        ReturningPlan p = (ReturningPlan) plan(LockingDialect.MARIADB, "delete e1_0 from emp e1_0 where e1_0.salary < ?",
+                EMP, CaptureSettings.DEFAULT);
+        ReturningPlan.Keyed keyed = p.keyed();
+        assertThat(keyed).isNotNull();
+        assertThat(keyed.lockingRead().text()).isEqualTo("SELECT `e1_0`.`id`, `e1_0`.`name`, `e1_0`.`salary`, `e1_0`.`ts`"
+                + " FROM emp AS `e1_0` WHERE (e1_0.salary < ?) FOR UPDATE");
+        assertThat(keyed.lockingRead().parameters()).containsExactly(1);
+        assertThat(keyed.delete(2).text()).isEqualTo("DELETE FROM emp WHERE `emp`.`id` IN (?, ?)");
+        assertThat(keyed.delete(2).parameters()).containsExactly(PlannedSql.DRIVER, PlannedSql.DRIVER);
+        ReturningPlan named = (ReturningPlan) plan(LockingDialect.MARIADB, "DELETE emp FROM hr.emp WHERE id = ?", PAIR,
+                CaptureSettings.DEFAULT);
+        assertThat(named.keyed().lockingRead().text()).isEqualTo("SELECT `emp`.`a`, `emp`.`b`, `emp`.`v` FROM hr.emp AS `emp`"
+                + " WHERE (id = ?) FOR UPDATE");
+        assertThat(named.keyed().delete(1).text()).isEqualTo("DELETE FROM hr.emp WHERE ((`emp`.`a` = ? AND `emp`.`b` = ?))");
+        assertThatThrownBy(() -> plan(LockingDialect.MARIADB, "DELETE IGNORE x FROM emp x WHERE x.id = 1", EMP,
+                CaptureSettings.DEFAULT)).isInstanceOf(CaptureException.class).hasMessageContaining("without the alias");
+    }
+
+    /** Issue 16: Hibernate 6's bulk update on MariaDB, update t x set x.v=? where x.id=?, is a plain captured UPDATE. */
+    @Test
+    void mariaDbUpdateUnderAnAliasQualifyingItsSetColumns() throws Exception {
+        UpdatePlan p = update("update emp e1_0 set e1_0.salary=? where e1_0.id=?");
+        assertThat(p.logged().newColumns()).contains("salary");
+        assertThat(p.lockingRead(true).text()).startsWith("SELECT `e1_0`.`id`, `e1_0`.`salary` FROM emp AS `e1_0`"
+                + " WHERE (e1_0.id=?)");
+        assertThat(p.lockingRead(true).parameters()).containsExactly(2);
+    }
+
     @Test
     void h2QueryOverADeltaTableGetsEveryColumnAfterItsItems() throws Exception {
         ReturningPlan p = (ReturningPlan) plan(LockingDialect.H2, "SELECT id * 2 AS twice, * FROM FINAL TABLE"

@@ -5,8 +5,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import java.util.List;
+
 import static io.jdbcrepl.capture.sql.Analyses.dml;
 import static io.jdbcrepl.capture.sql.Analyses.fragment;
+import static io.jdbcrepl.capture.sql.Analyses.opaque;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class DeleteAnalysisTest {
@@ -74,5 +77,26 @@ class DeleteAnalysisTest {
         assertThat(d.orderBy()).isNull();
         assertThat(d.limit()).isNull();
         assertThat(d.where()).isEqualTo(fragment("id IN (SELECT id FROM t ORDER BY id LIMIT ?)", 1));
+    }
+
+    /** Issue 16: Hibernate 6's bulk delete on MariaDB, DELETE x FROM t x, deletes from the one table it reads. */
+    @Test
+    void mysqlDeleteOfTheOneTableItReadsUnderAnAlias() {
+        Dml d = dml("delete x1_0 from item x1_0 where x1_0.qty < ? and x1_0.id in (select id from keep)", Dialect.MYSQL);
+        assertThat(d.target()).isEqualTo(new TableRef(null, "item", "x1_0", false, false, "item"));
+        assertThat(d.where()).isEqualTo(fragment("x1_0.qty < ? and x1_0.id in (select id from keep)", 1));
+        assertThat(d.fromRelations()).isEmpty();
+        assertThat(dml("DELETE `X` FROM `hr`.`item` AS x WHERE x.id = 1", Dialect.MYSQL).target())
+                .isEqualTo(new TableRef("hr", "item", "x", true, true, "`hr`.`item`"));
+        // DELETE t FROM t: the name is what its clauses call it, as an alias would be
+        assertThat(dml("DELETE t FROM t WHERE t.id = 1", Dialect.MYSQL).target())
+                .isEqualTo(new TableRef(null, "t", "t", false, false, "t"));
+        assertThat(dml("DELETE hr.t FROM hr.t WHERE id = ?", Dialect.MYSQL).target())
+                .isEqualTo(new TableRef("hr", "t", "t", false, false, "hr.t"));
+        // still multi-table: another table, a join, another name, or not MySQL's syntax
+        for (String sql : List.of("DELETE x, y FROM t x, u y WHERE x.id = y.id", "DELETE x FROM t x JOIN u ON u.id = x.id",
+                "DELETE y FROM t x WHERE x.id = 1", "DELETE u FROM t WHERE id = 1", "DELETE t FROM t AS x WHERE x.id = 1")) {
+            assertThat(opaque(sql, Dialect.MYSQL).reason()).as(sql).startsWith("A DELETE in multi-table form");
+        }
     }
 }

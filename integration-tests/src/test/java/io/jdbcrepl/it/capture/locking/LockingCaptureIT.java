@@ -113,6 +113,59 @@ class LockingCaptureIT {
         }
     }
 
+    /** Hibernate 6's bulk HQL delete and update on MariaDB: the table under an alias. */
+    private static List<String> hibernateBulkScript(Connection c) throws SQLException {
+        List<String> seen = new java.util.ArrayList<>();
+        try (Statement s = c.createStatement()) {
+            seen.add("seed " + s.executeUpdate("INSERT INTO emp (id, name, salary) VALUES (1, 'ann', 10), (2, 'bob', 20),"
+                    + " (3, 'cy', 30), (4, 'di', 40), (5, 'ed', 50), (6, 'flo', 60)"));
+        }
+        try (PreparedStatement ps = c.prepareStatement("update emp e1_0 set e1_0.salary=?,e1_0.dept=? where e1_0.id=?")) {
+            ps.setBigDecimal(1, new java.math.BigDecimal("11.00"));
+            ps.setInt(2, 3);
+            ps.setInt(3, 1);
+            seen.add("bulk update " + ps.executeUpdate());
+        }
+        try (PreparedStatement ps = c.prepareStatement("delete e1_0 from emp e1_0 where e1_0.salary<?")) {
+            ps.setInt(1, 25);
+            seen.add("bulk delete " + ps.executeUpdate());
+        }
+        c.setAutoCommit(false);
+        try (Statement s = c.createStatement()) {
+            seen.add("in a transaction " + s.executeUpdate("DELETE `x` FROM emp AS x WHERE x.name IN ('cy', 'nobody')"));
+            seen.add("by its name " + s.executeUpdate("DELETE emp FROM emp WHERE emp.id > 5"));
+            seen.add("nothing " + s.executeUpdate("delete e1_0 from emp e1_0 where e1_0.id = 99"));
+        }
+        c.commit();
+        c.setAutoCommit(true);
+        return seen;
+    }
+
+    /** Issue 16: DELETE x FROM t x (Hibernate 6's bulk delete on MariaDB) was refused; now captured exactly. */
+    @ParameterizedTest
+    @EnumSource(value = Vendor.class, names = {"MARIADB", "MYSQL_DRIVER_ON_MARIADB"})
+    void hibernateBulkDeleteAndUpdateUnderAnAlias(Vendor vendor) throws Exception {
+        LockingLog.RawAndRepl<List<String>> run = LockingLog.rawAndRepl(databases, vendor, "lk_alias", Map.of(),
+                LockingCaptureIT::hibernateBulkScript, ddl(vendor));
+        assertThat(run.repl()).isEqualTo(run.raw()).contains("bulk delete 2", "in a transaction 1", "by its name 1");
+        String all = "SELECT * FROM emp ORDER BY id";
+        try (Connection a = run.rawDb().openRaw(); Connection b = run.replDb().openRaw()) {
+            assertThat(rows(b, all)).isEqualTo(rows(a, all));
+            assertThat(texts(b, vendor)).containsExactly(
+                    "INSERT emp old=null new={\"id\":1,\"name\":\"ann\",\"salary\":10.00,\"dept\":7} cv=[\"id\",\"name\",\"salary\"]",
+                    "INSERT emp old=null new={\"id\":2,\"name\":\"bob\",\"salary\":20.00,\"dept\":7} cv=[\"id\",\"name\",\"salary\"]",
+                    "INSERT emp old=null new={\"id\":3,\"name\":\"cy\",\"salary\":30.00,\"dept\":7} cv=[\"id\",\"name\",\"salary\"]",
+                    "INSERT emp old=null new={\"id\":4,\"name\":\"di\",\"salary\":40.00,\"dept\":7} cv=[\"id\",\"name\",\"salary\"]",
+                    "INSERT emp old=null new={\"id\":5,\"name\":\"ed\",\"salary\":50.00,\"dept\":7} cv=[\"id\",\"name\",\"salary\"]",
+                    "INSERT emp old=null new={\"id\":6,\"name\":\"flo\",\"salary\":60.00,\"dept\":7} cv=[\"id\",\"name\",\"salary\"]",
+                    "UPDATE emp old={\"id\":1,\"salary\":10.00,\"dept\":7} new={\"salary\":11.00,\"dept\":3} cv=[\"salary\",\"dept\"]",
+                    "DELETE emp old={\"id\":1,\"name\":\"ann\",\"salary\":11.00,\"dept\":3} new=null cv=null",
+                    "DELETE emp old={\"id\":2,\"name\":\"bob\",\"salary\":20.00,\"dept\":7} new=null cv=null",
+                    "DELETE emp old={\"id\":3,\"name\":\"cy\",\"salary\":30.00,\"dept\":7} new=null cv=null",
+                    "DELETE emp old={\"id\":6,\"name\":\"flo\",\"salary\":60.00,\"dept\":7} new=null cv=null");
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(value = Vendor.class, names = {"MARIADB", "H2"})
     void rollbackSavepointAndFailedStatementsLeaveNoLcr(Vendor vendor) throws Exception {
