@@ -2,10 +2,12 @@ package io.jdbcrepl;
 
 import io.jdbcrepl.apply.InboundServer;
 import io.jdbcrepl.apply.NodeAdmin;
+import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.ReplConfig;
 import io.jdbcrepl.config.ReplProperty;
 import io.jdbcrepl.config.ReplUrl;
 import io.jdbcrepl.intercept.ConnectionInterceptor;
+import io.jdbcrepl.intercept.SqlStates;
 import io.jdbcrepl.mview.MviewSession;
 import io.jdbcrepl.node.CaptureSession;
 import io.jdbcrepl.node.LocalDatabase;
@@ -87,12 +89,21 @@ public final class ReplDriver implements Driver {
     public Connection connect(String url, Properties info) throws SQLException {
         if (!acceptsURL(url)) return null; // another driver's URL (JDBC: return null, do not throw)
         ReplConfig config = ReplConfig.load(url, info == null ? new Properties() : info);
+        String subprotocol = config.subprotocol();
+        boolean captures = Dialect.ofSubprotocol(subprotocol).isPresent();
+        if (config.replicationEnabled() && !captures) {
+            throw new SQLException("repl.node=" + config.node().orElse("") + " on jdbc:repl:" + subprotocol + ": capture"
+                    + " and apply work on PostgreSQL, MySQL, MariaDB and H2 (jdbc:repl:postgresql:, jdbc:repl:mysql:,"
+                    + " jdbc:repl:mariadb:, jdbc:repl:h2:); without repl.node a jdbc:repl: URL is a pass-through to"
+                    + " any JDBC driver", SqlStates.REFUSED);
+        }
         Driver delegate = findDelegate(config);
         Connection raw = delegate.connect(config.delegateUrl(), config.delegateProperties());
         if (raw == null) {
             throw new SQLException("The driver " + delegate.getClass().getName() + " did not accept "
                     + ReplUrl.mask(config.delegateUrl()), "08001");
         }
+        if (!captures) return ProxyFactory.wrap(raw, null, null, "pass-through"); // nothing of ours applies
         try {
             ConnectionInterceptor interceptor = null;
             Object admin = null;

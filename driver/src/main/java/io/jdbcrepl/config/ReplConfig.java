@@ -117,6 +117,11 @@ public final class ReplConfig {
         return delegateUrl;
     }
 
+    /** The delegate's subprotocol: postgresql, mysql, mariadb, h2, or another driver's. */
+    public String subprotocol() {
+        return delegateUrl.substring("jdbc:".length(), delegateUrl.indexOf(':', "jdbc:".length()));
+    }
+
     /** A fresh copy of the connect Properties without any repl.* key, for the delegate driver. */
     public Properties delegateProperties() {
         Properties copy = new Properties();

@@ -1,6 +1,7 @@
 package io.jdbcrepl.capture.sql;
 
 import java.util.Locale;
+import java.util.Optional;
 
 /** The SQL dialects the driver captures, with the way each folds unquoted identifiers. */
 public enum Dialect {
@@ -11,13 +12,19 @@ public enum Dialect {
 
     /** The dialect of a JDBC subprotocol: {@code postgresql}, {@code mysql}, {@code mariadb}, {@code h2}. */
     public static Dialect fromSubprotocol(String subprotocol) {
-        return switch (subprotocol == null ? "" : subprotocol.toLowerCase(Locale.ROOT)) {
+        return ofSubprotocol(subprotocol).orElseThrow(() -> new IllegalArgumentException(
+                "no SQL dialect for the JDBC subprotocol '" + subprotocol + "': jdbc:repl captures postgresql, mysql,"
+                        + " mariadb and h2"));
+    }
+
+    /** The dialect of a JDBC subprotocol, empty for a database the driver does not capture on. */
+    public static Optional<Dialect> ofSubprotocol(String subprotocol) {
+        return Optional.ofNullable(switch (subprotocol == null ? "" : subprotocol.toLowerCase(Locale.ROOT)) {
             case "postgresql" -> POSTGRESQL;
             case "mysql", "mariadb" -> MYSQL;
             case "h2" -> H2;
-            default -> throw new IllegalArgumentException("no SQL dialect for the JDBC subprotocol '" + subprotocol
-                    + "': jdbc:repl captures postgresql, mysql, mariadb and h2");
-        };
+            default -> null;
+        });
     }
 
     /**
