@@ -142,6 +142,55 @@ class LargeObjectReplicationIT extends ClusterTest {
         }
     }
 
+    /**
+     * Both nodes replace the same row's object before either has applied the other's change. A large
+     * object is not compared, so the conflict is found on the driver's timestamp column, and MAXIMUM
+     * on (data, time) makes the later object win on both nodes: the resolution writes it into a new
+     * object of the node's own.
+     */
+    @Test
+    void aConflictResolvedByTimestampLeavesTheLaterObjectOnBothNodes() throws Exception {
+        Map<String, String> handler = new LinkedHashMap<>();
+        handler.put("repl.apply", "false");
+        handler.put("repl.timestamp.doc", "time");
+        handler.put("repl.handler.lww.table", "doc");
+        handler.put("repl.handler.lww.type", "MAXIMUM");
+        handler.put("repl.handler.lww.columns", "data,time");
+        handler.put("repl.handler.lww.resolution", "time");
+        List<TestDatabase> dbs = databases.nodes("lobconflict", Vendor.POSTGRESQL, Vendor.POSTGRESQL);
+        cluster = new Cluster(dbs, handler);
+        cluster.ddl(v -> List.of("CREATE TABLE doc (id int PRIMARY KEY, data oid, time timestamp(6))"));
+        try (Connection c = cluster.open(0)) {
+            insertWithTime(c, 1, "first".getBytes(StandardCharsets.UTF_8));
+        }
+        cluster.admin(0).startApply();
+        cluster.admin(1).startApply();
+        cluster.waitForAll();
+        io.jdbcrepl.admin.Repl.shutdown();
+        cluster = new Cluster(dbs, handler); // appliers stopped: both nodes change the row
+        try (Connection c = cluster.open(0)) {
+            update(c, 1, "n1's".getBytes(StandardCharsets.UTF_8));
+        }
+        try (Connection c = cluster.open(1)) {
+            update(c, 1, "n2's, later".getBytes(StandardCharsets.UTF_8));
+        }
+        cluster.admin(0).startApply();
+        cluster.admin(1).startApply();
+        cluster.waitForAll();
+        Map<Integer, byte[]> expected = new LinkedHashMap<>();
+        expected.put(1, "n2's, later".getBytes(StandardCharsets.UTF_8));
+        assertEverywhere(expected);
+        assertThat(cluster.count(0, "SELECT count(*) FROM repl_conflict")).as("the conflict met at n1").isPositive();
+    }
+
+    private static void insertWithTime(Connection c, int id, byte[] bytes) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO doc (id, data) VALUES (?, ?)")) {
+            ps.setInt(1, id);
+            setObject(c, ps, 2, bytes);
+            ps.executeUpdate();
+        }
+    }
+
     /** What cannot be replicated exactly is refused, naming the table and column. */
     @Test
     void whatCannotBeExactIsRefused() throws Exception {
