@@ -161,8 +161,8 @@ final class PrebuiltHandlers implements ConflictHandler {
             case DISCARD -> {
                 return 1;
             }
-            case UPDATE -> sql = RowSql.update(dialect, table.sql(), columns, key, List.of());
-            case INSERT -> sql = RowSql.insert(dialect, table.sql(), columns);
+            case UPDATE -> sql = RowSql.update(dialect, table, columns, key, List.of());
+            case INSERT -> sql = RowSql.insert(dialect, table, columns);
             case DELETE -> {
                 sql = RowSql.delete(dialect, table.sql(), key, List.of());
                 values.clear();

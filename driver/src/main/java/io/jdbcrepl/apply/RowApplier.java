@@ -1,6 +1,7 @@
 package io.jdbcrepl.apply;
 
 import io.jdbcrepl.capture.ColumnInfo;
+import io.jdbcrepl.capture.pg.LargeObjects;
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.ColumnSet;
 import io.jdbcrepl.conflict.Conflict;
@@ -375,13 +376,17 @@ final class RowApplier implements AutoCloseable {
     static TableSettings settings(TableMap.LocalTable t) {
         List<String> notNull = new ArrayList<>();
         List<String> padded = new ArrayList<>();
+        List<String> largeObjects = new ArrayList<>();
         for (ColumnInfo c : t.info().columns()) {
             if (!c.nullable()) notNull.add(c.name());
+            if (LargeObjects.is(c)) largeObjects.add(c.name());
             String type = c.typeName() == null ? "" : c.typeName().toLowerCase(java.util.Locale.ROOT);
             if (type.equals("bpchar") || type.equals("char") || type.equals("character")) padded.add(c.name());
         }
+        // Large objects are never compared (LoggedColumns): as if repl.nocompare named them.
+        largeObjects.addAll(t.noCompare());
         ColumnSet noCompare = t.noCompareAll() ? ColumnSet.STAR
-                : t.noCompare().isEmpty() ? null : ColumnSet.of(List.copyOf(t.noCompare()));
+                : largeObjects.isEmpty() ? null : ColumnSet.of(List.copyOf(largeObjects));
         return new TableSettings(t.info().schema(), t.info().name(), t.info().key(), noCompare, notNull, padded);
     }
 
@@ -400,7 +405,7 @@ final class RowApplier implements AutoCloseable {
         TableMap.LocalTable t = plan.table;
         List<String> columns = t.info().columns().stream().map(ColumnInfo::name).toList();
         List<String> key = t.info().key();
-        try (PreparedStatement ps = local.prepareStatement(RowSql.selectForUpdate(dialect, t.sql(), columns, key))) {
+        try (PreparedStatement ps = local.prepareStatement(RowSql.selectForUpdate(dialect, t, columns, key))) {
             int i = 0;
             for (String k : key) {
                 TypedValue v = keyValue(t, plan.lcr, k);
@@ -455,7 +460,7 @@ final class RowApplier implements AutoCloseable {
             case INSERT -> {
                 List<String> cols = columns(t, lcr.newValues(), values, types, false);
                 shape.append(cols);
-                sql = sqlOf(shape, () -> RowSql.insert(dialect, t.sql(), cols));
+                sql = sqlOf(shape, () -> RowSql.insert(dialect, t, cols));
             }
             case UPDATE -> {
                 List<String> set = columns(t, lcr.newValues(), values, types, false);
@@ -468,7 +473,7 @@ final class RowApplier implements AutoCloseable {
                 List<String> compared = compare ? compared(t, lcr, values, types) : List.of();
                 shape.append(set).append(key).append(compared);
                 List<String> assigned = set;
-                sql = sqlOf(shape, () -> RowSql.update(dialect, t.sql(), assigned, key, compared));
+                sql = sqlOf(shape, () -> RowSql.update(dialect, t, assigned, key, compared));
             }
             case DELETE -> {
                 List<String> key = key(t, lcr, values, types);

@@ -1,5 +1,6 @@
 package io.jdbcrepl.apply;
 
+import io.jdbcrepl.capture.pg.LargeObjects;
 import io.jdbcrepl.capture.sql.Dialect;
 
 import java.util.List;
@@ -23,13 +24,17 @@ final class RowSql {
         return (schema == null ? "" : quote(dialect, schema) + ".") + quote(dialect, table);
     }
 
-    static String insert(Dialect d, String table, List<String> columns) {
-        return "INSERT INTO " + table + " (" + list(d, columns, "", ", ") + ") VALUES ("
-                + columns.stream().map(c -> "?").collect(Collectors.joining(", ")) + ")";
+    static String insert(Dialect d, TableMap.LocalTable table, List<String> columns) {
+        return "INSERT INTO " + table.sql() + " (" + list(d, columns, "", ", ") + ") VALUES ("
+                + columns.stream().map(c -> LargeObjects.assigned(table.columnInfo(c), "?"))
+                        .collect(Collectors.joining(", ")) + ")";
     }
 
-    static String update(Dialect d, String table, List<String> set, List<String> key, List<String> compared) {
-        return "UPDATE " + table + " SET " + list(d, set, " = ?", ", ") + where(d, key, compared);
+    static String update(Dialect d, TableMap.LocalTable table, List<String> set, List<String> key, List<String> compared) {
+        return "UPDATE " + table.sql() + " SET "
+                + set.stream().map(c -> quote(d, c) + " = " + LargeObjects.assigned(table.columnInfo(c), "?"))
+                        .collect(Collectors.joining(", "))
+                + where(d, key, compared);
     }
 
     static String delete(Dialect d, String table, List<String> key, List<String> compared) {
@@ -37,8 +42,9 @@ final class RowSql {
     }
 
     /** The current row by key: {@code columns} in order. */
-    static String select(Dialect d, String table, List<String> columns, List<String> key) {
-        return "SELECT " + list(d, columns, "", ", ") + " FROM " + table + where(d, key, List.of());
+    static String select(Dialect d, TableMap.LocalTable table, List<String> columns, List<String> key) {
+        return "SELECT " + columns.stream().map(c -> LargeObjects.selectItem(table.columnInfo(c), quote(d, c)))
+                .collect(Collectors.joining(", ")) + " FROM " + table.sql() + where(d, key, List.of());
     }
 
     /**
@@ -46,7 +52,7 @@ final class RowSql {
      * is then, and no local transaction may change it between that read and the resolution's write
      * (which finds the row by key alone), or its change would be lost here and nowhere else.
      */
-    static String selectForUpdate(Dialect d, String table, List<String> columns, List<String> key) {
+    static String selectForUpdate(Dialect d, TableMap.LocalTable table, List<String> columns, List<String> key) {
         return select(d, table, columns, key) + " FOR UPDATE";
     }
 

@@ -39,9 +39,10 @@ final class TableMap {
             return info.column(stored).orElseThrow();
         }
 
-        /** Whether an old value of this (non-key) column is compared on apply. */
+        /** Whether an old value of this (non-key) column is compared on apply; never a large object's. */
         boolean compared(String stored) {
             if (info.isKey(stored)) return true;
+            if (io.jdbcrepl.capture.pg.LargeObjects.is(columnInfo(stored))) return false;
             return !noCompareAll && !noCompare.contains(stored.toLowerCase(Locale.ROOT));
         }
     }

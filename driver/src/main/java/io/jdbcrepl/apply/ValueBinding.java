@@ -32,7 +32,9 @@ final class ValueBinding {
         if (value == null || from == dest) return value;
         try {
             return switch (dest) {
-                case STRING, JSON -> from == ValueType.BINARY ? Base64.getEncoder().encodeToString((byte[]) value)
+                case LARGE_OBJECT -> largeObject(v);
+                case STRING, JSON -> from == ValueType.LARGE_OBJECT ? utf8((byte[]) value)
+                        : from == ValueType.BINARY ? Base64.getEncoder().encodeToString((byte[]) value)
                         : from.toJson(value).toString();
                 case INTEGER -> value instanceof Boolean b ? (b ? 1L : 0L) : decimal(value).longValueExact();
                 case DECIMAL -> value instanceof Boolean b ? BigDecimal.valueOf(b ? 1 : 0) : decimal(value);
@@ -42,11 +44,39 @@ final class ValueBinding {
                         : LocalDateTime.parse(value.toString());
                 case TIMESTAMPTZ -> value instanceof LocalDateTime l ? l.atOffset(ZoneOffset.UTC) : OffsetDateTime.parse(value.toString());
                 case UUID_ -> UUID.fromString(value.toString());
-                case BINARY -> value instanceof String s ? s.getBytes(StandardCharsets.UTF_8) : dest.fromJson(from.toJson(value));
+                case BINARY -> value instanceof String s ? s.getBytes(StandardCharsets.UTF_8)
+                        : value instanceof byte[] b ? b : dest.fromJson(from.toJson(value));
                 default -> dest.fromJson(from.toJson(value));
             };
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("The value " + v + " cannot be stored as " + dest.logName() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The bytes of a large object: bytes as they are, text as UTF-8 (a MariaDB LONGTEXT, or a
+     * Hibernate {@code @Lob String}, whose PostgreSQL object pgjdbc writes as UTF-8). A number is
+     * refused: it would name an object of the source database, not one here.
+     */
+    private static byte[] largeObject(TypedValue v) {
+        return switch (v.type()) {
+            case BINARY -> (byte[]) v.value();
+            case STRING, JSON -> v.value().toString().getBytes(StandardCharsets.UTF_8);
+            default -> throw new IllegalArgumentException("a large object column takes bytes or text, not a "
+                    + v.type().logName() + " (a large object's number names nothing on another database)");
+        };
+    }
+
+    /** A large object's bytes as text (a Hibernate {@code @Lob String}): strict UTF-8, else refused. */
+    private static String utf8(byte[] bytes) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                    .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new IllegalArgumentException("a large object of " + bytes.length + " bytes is not UTF-8 text: store it"
+                    + " in a binary column (BLOB, bytea)");
         }
     }
 

@@ -57,9 +57,11 @@ public final class ValueComparison {
         if (isNumeric(s) && isNumeric(t)) {
             return sameNumber(x, s, y, t);
         }
+        if (isBytes(s) && isBytes(t)) {
+            return Arrays.equals((byte[]) x, (byte[]) y); // a large object's content against a BLOB's
+        }
         if (s == t) {
             return switch (s) {
-                case BINARY -> Arrays.equals((byte[]) x, (byte[]) y);
                 case TIMESTAMPTZ -> ((OffsetDateTime) x).isEqual((OffsetDateTime) y);
                 case JSON -> sameJson(x.toString(), y.toString());
                 default -> x.equals(y);
@@ -72,6 +74,10 @@ public final class ValueComparison {
             return sameJson(x.toString(), y.toString());
         }
         return false;
+    }
+
+    private static boolean isBytes(ValueType type) {
+        return type == ValueType.BINARY || type == ValueType.LARGE_OBJECT;
     }
 
     /** As {@link #same}, with trailing spaces of strings ignored (a CHAR(n) column). */

@@ -229,6 +229,13 @@ public final class Node {
                     + " with repl.exclude");
         }
         if (loaded.isEmpty()) return loaded; // not cached: the table may be created later
+        for (String k : loaded.get().key()) {
+            if (loaded.get().column(k).map(io.jdbcrepl.capture.pg.LargeObjects::is).orElse(false)) {
+                throw new CaptureException("Table " + loaded.get().qualifiedName() + " is replicated with large object"
+                        + " column " + k + " in its key: a large object's number differs on every node, so it cannot"
+                        + " find a row there; key the table by other columns (repl.key." + table + "=<columns>)");
+            }
+        }
         settings(loaded.get()); // fails now on unknown columns in log groups or timestamps
         tables.put(key, loaded);
         return loaded;

@@ -79,7 +79,12 @@ final class PostgresStatementCapture implements StatementInterceptor {
 
     @Override
     public Object execute(Execution execution) throws SQLException {
-        Object result = retrying(execution.connection(), () -> run(execution));
+        Object result;
+        try {
+            result = retrying(execution.connection(), () -> run(execution));
+        } catch (SQLException e) {
+            throw largeObjectNotVisible(e);
+        }
         session.captured(execution.connection());
         return result;
     }
@@ -103,6 +108,27 @@ final class PostgresStatementCapture implements StatementInterceptor {
                 }
             }
         }
+    }
+
+    /**
+     * A large object that the statement itself created (an INSERT of {@code lo_from_bytea(…)}) is not
+     * in the statement's snapshot, where capture reads its content: PostgreSQL says it does not exist.
+     * Said as what it is, with the table's large object columns and the way out.
+     */
+    private SQLException largeObjectNotVisible(SQLException e) {
+        List<String> columns = table.columns().stream().filter(io.jdbcrepl.capture.pg.LargeObjects::is)
+                .map(io.jdbcrepl.capture.ColumnInfo::name).toList();
+        if (columns.isEmpty() || !"42704".equals(e.getSQLState())
+                || !String.valueOf(e.getMessage()).contains("large object")) {
+            return e;
+        }
+        SQLException refused = new io.jdbcrepl.capture.CaptureException("Table " + table.qualifiedName()
+                + ", large object column " + String.join(", ", columns) + ": the statement names an object it creates"
+                + " itself, or one that does not exist (" + e.getMessage() + "); capture reads an object's content in the"
+                + " statement's snapshot, which does not hold objects the statement creates: create the object in an"
+                + " earlier statement (SELECT lo_from_bytea(0, ?), lo_create, pgjdbc's setBlob) and store its number");
+        refused.initCause(e);
+        return refused;
     }
 
     @FunctionalInterface

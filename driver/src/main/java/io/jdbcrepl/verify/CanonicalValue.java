@@ -32,7 +32,7 @@ final class CanonicalValue {
                 yield d == 0 ? "0.0" : Double.toString(d);
             }
             case TIMESTAMPTZ -> ((OffsetDateTime) value).withOffsetSameInstant(ZoneOffset.UTC).toString();
-            case BINARY -> Base64.getEncoder().encodeToString((byte[]) value);
+            case BINARY, LARGE_OBJECT -> Base64.getEncoder().encodeToString((byte[]) value);
             case JSON -> json(value.toString());
             default -> value.toString();
         };

@@ -256,7 +256,9 @@ public final class TableVerifier {
             StringBuilder sql = new StringBuilder("SELECT ");
             for (int i = 0; i < ordered.size(); i++) {
                 if (i > 0) sql.append(", ");
-                sql.append(quote(side.dialect(), ordered.get(i).name()));
+                // a large object by its content: its number is the node's own
+                sql.append(io.jdbcrepl.capture.pg.LargeObjects.selectItem(ordered.get(i),
+                        quote(side.dialect(), ordered.get(i).name())));
             }
             sql.append(" FROM ").append(quote(side.dialect(), info.schema())).append('.')
                     .append(quote(side.dialect(), info.name())).append(" ORDER BY ");

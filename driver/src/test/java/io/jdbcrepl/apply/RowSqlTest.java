@@ -2,17 +2,21 @@ package io.jdbcrepl.apply;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jdbcrepl.capture.ColumnInfo;
+import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.lcr.ValueType;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class RowSqlTest {
 
     @Test
     void insertNamesEveryColumn() {
-        assertThat(RowSql.insert(Dialect.POSTGRESQL, RowSql.table(Dialect.POSTGRESQL, "public", "emp"), List.of("id", "name")))
+        assertThat(RowSql.insert(Dialect.POSTGRESQL, table(RowSql.table(Dialect.POSTGRESQL, "public", "emp"), "id", "name"), List.of("id", "name")))
                 .isEqualTo("INSERT INTO \"public\".\"emp\" (\"id\", \"name\") VALUES (?, ?)");
-        assertThat(RowSql.insert(Dialect.MYSQL, RowSql.table(Dialect.MYSQL, "db", "emp"), List.of("id")))
+        assertThat(RowSql.insert(Dialect.MYSQL, table(RowSql.table(Dialect.MYSQL, "db", "emp"), "id"), List.of("id")))
                 .isEqualTo("INSERT INTO `db`.`emp` (`id`) VALUES (?)");
     }
 
@@ -21,12 +25,12 @@ class RowSqlTest {
         List<String> set = List.of("salary");
         List<String> key = List.of("id");
         List<String> compared = List.of("salary", "dept");
-        assertThat(RowSql.update(Dialect.POSTGRESQL, "\"public\".\"emp\"", set, key, compared)).isEqualTo(
+        assertThat(RowSql.update(Dialect.POSTGRESQL, table("\"public\".\"emp\"", "id", "salary", "dept"), set, key, compared)).isEqualTo(
                 "UPDATE \"public\".\"emp\" SET \"salary\" = ? WHERE \"id\" = ?"
                         + " AND \"salary\" IS NOT DISTINCT FROM ? AND \"dept\" IS NOT DISTINCT FROM ?");
-        assertThat(RowSql.update(Dialect.MYSQL, "`db`.`emp`", set, key, compared)).isEqualTo(
+        assertThat(RowSql.update(Dialect.MYSQL, table("`db`.`emp`", "id", "salary", "dept"), set, key, compared)).isEqualTo(
                 "UPDATE `db`.`emp` SET `salary` = ? WHERE `id` = ? AND `salary` <=> ? AND `dept` <=> ?");
-        assertThat(RowSql.update(Dialect.H2, "\"PUBLIC\".\"EMP\"", List.of("SALARY"), List.of("ID"), List.of())).isEqualTo(
+        assertThat(RowSql.update(Dialect.H2, table("\"PUBLIC\".\"EMP\"", "ID", "SALARY"), List.of("SALARY"), List.of("ID"), List.of())).isEqualTo(
                 "UPDATE \"PUBLIC\".\"EMP\" SET \"SALARY\" = ? WHERE \"ID\" = ?");
     }
 
@@ -34,8 +38,30 @@ class RowSqlTest {
     void deleteAndSelectByKey() {
         assertThat(RowSql.delete(Dialect.H2, "\"S\".\"T\"", List.of("A", "B"), List.of("C")))
                 .isEqualTo("DELETE FROM \"S\".\"T\" WHERE \"A\" = ? AND \"B\" = ? AND \"C\" IS NOT DISTINCT FROM ?");
-        assertThat(RowSql.select(Dialect.MYSQL, "`t`", List.of("a", "b"), List.of("a")))
+        assertThat(RowSql.select(Dialect.MYSQL, table("`t`", "a", "b"), List.of("a", "b"), List.of("a")))
                 .isEqualTo("SELECT `a`, `b` FROM `t` WHERE `a` = ?");
+    }
+
+    @Test
+    void aLargeObjectIsAssignedANewObjectAndReadAsItsContent() {
+        TableMap.LocalTable doc = new TableMap.LocalTable(new TableInfo("public", "doc", List.of(
+                new ColumnInfo("id", ValueType.INTEGER, "int4", false, false),
+                new ColumnInfo("data", ValueType.LARGE_OBJECT, "oid", true, false)), List.of("id")),
+                "\"public\".\"doc\"", Set.of(), false);
+        assertThat(RowSql.insert(Dialect.POSTGRESQL, doc, List.of("id", "data")))
+                .isEqualTo("INSERT INTO \"public\".\"doc\" (\"id\", \"data\") VALUES (?, lo_from_bytea(0, ?))");
+        assertThat(RowSql.update(Dialect.POSTGRESQL, doc, List.of("data"), List.of("id"), List.of()))
+                .isEqualTo("UPDATE \"public\".\"doc\" SET \"data\" = lo_from_bytea(0, ?) WHERE \"id\" = ?");
+        assertThat(RowSql.select(Dialect.POSTGRESQL, doc, List.of("id", "data"), List.of("id")))
+                .isEqualTo("SELECT \"id\", lo_get(\"data\") FROM \"public\".\"doc\" WHERE \"id\" = ?");
+        assertThat(doc.compared("data")).as("a large object's old value is never compared").isFalse();
+    }
+
+    /** A destination table of text columns, the first one its key. */
+    private static TableMap.LocalTable table(String sql, String... columns) {
+        List<ColumnInfo> infos = java.util.Arrays.stream(columns)
+                .map(c -> new ColumnInfo(c, ValueType.STRING, "varchar", true, false)).toList();
+        return new TableMap.LocalTable(new TableInfo(null, "t", infos, List.of(columns[0])), sql, Set.of(), false);
     }
 
     @Test

@@ -39,4 +39,28 @@ class ValueBindingTest {
         assertThatThrownBy(() -> ValueBinding.convert(new TypedValue(ValueType.DECIMAL, new BigDecimal("1.5")), ValueType.INTEGER))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("DECIMAL:1.5").hasMessageContaining("INTEGER");
     }
+
+    @Test
+    void aLargeObjectTakesBytesOrUtf8TextButNeverANumber() {
+        byte[] bytes = {0, (byte) 0xff, 10};
+        assertThat((byte[]) ValueBinding.convert(new TypedValue(ValueType.BINARY, bytes), ValueType.LARGE_OBJECT))
+                .containsExactly(bytes);
+        assertThat((byte[]) ValueBinding.convert(new TypedValue(ValueType.STRING, "é✓"), ValueType.LARGE_OBJECT))
+                .containsExactly("é✓".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThatThrownBy(() -> ValueBinding.convert(new TypedValue(ValueType.INTEGER, 16_391L), ValueType.LARGE_OBJECT))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("INTEGER:16391")
+                .hasMessageContaining("names nothing on another database");
+    }
+
+    @Test
+    void aLargeObjectReachesABlobAsBytesAndATextColumnAsStrictUtf8() {
+        byte[] bytes = {0, (byte) 0xff, 10};
+        assertThat((byte[]) ValueBinding.convert(new TypedValue(ValueType.LARGE_OBJECT, bytes), ValueType.BINARY))
+                .containsExactly(bytes);
+        byte[] text = "@Lob String é".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(ValueBinding.convert(new TypedValue(ValueType.LARGE_OBJECT, text), ValueType.STRING))
+                .isEqualTo("@Lob String é");
+        assertThatThrownBy(() -> ValueBinding.convert(new TypedValue(ValueType.LARGE_OBJECT, bytes), ValueType.STRING))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not UTF-8");
+    }
 }

@@ -20,9 +20,9 @@ public record LoggedColumns(List<String> oldColumns, List<String> newColumns, Li
         return new LoggedColumns(List.of(), all, inTableOrder(table, withTimestamp(assigned, settings, table)));
     }
 
-    /** DELETE: every column's old value. */
+    /** DELETE: every column's old value (but a large object's, see {@link #comparable}). */
     public static LoggedColumns forDelete(TableInfo table) {
-        return new LoggedColumns(names(table), List.of(), List.of());
+        return new LoggedColumns(comparable(table, names(table)), List.of(), List.of());
     }
 
     /**
@@ -32,7 +32,7 @@ public record LoggedColumns(List<String> oldColumns, List<String> newColumns, Li
      */
     public static LoggedColumns forUpdate(TableInfo table, List<String> assigned, CaptureSettings settings) {
         List<String> changed = inTableOrder(table, withTimestamp(assigned, settings, table));
-        if (settings.allOldValues()) return new LoggedColumns(names(table), changed, changed);
+        if (settings.allOldValues()) return new LoggedColumns(comparable(table, names(table)), changed, changed);
         Set<String> old = new LinkedHashSet<>(table.key());
         old.addAll(changed);
         for (List<String> group : settings.alwaysGroups()) old.addAll(stored(table, group));
@@ -40,7 +40,20 @@ public record LoggedColumns(List<String> oldColumns, List<String> newColumns, Li
             List<String> members = stored(table, group);
             if (members.stream().anyMatch(changed::contains)) old.addAll(members);
         }
-        return new LoggedColumns(inTableOrder(table, old), changed, changed);
+        return new LoggedColumns(comparable(table, inTableOrder(table, old)), changed, changed);
+    }
+
+    /**
+     * The columns whose old values can be logged: all but PostgreSQL large objects. As Oracle does
+     * with LOB columns, their old values are neither logged nor compared on apply: the object may be
+     * unlinked already (the lo module's trigger does it within the UPDATE), and reading it would cost
+     * its whole content on every change of the row. A large object is never a key column (refused
+     * when the table is loaded).
+     */
+    private static List<String> comparable(TableInfo table, List<String> columns) {
+        return columns.stream()
+                .filter(c -> table.column(c).map(i -> i.type() != io.jdbcrepl.lcr.ValueType.LARGE_OBJECT).orElse(true))
+                .toList();
     }
 
     private static List<String> withTimestamp(List<String> assigned, CaptureSettings settings, TableInfo table) {

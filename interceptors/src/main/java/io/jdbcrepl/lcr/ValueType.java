@@ -42,7 +42,15 @@ public enum ValueType {
     /** {@link UUID}; its canonical string. */
     UUID_(Types.OTHER),
     /** A JSON document kept as its text. */
-    JSON(Types.OTHER);
+    JSON(Types.OTHER),
+    /**
+     * {@code byte[]}: the content of a PostgreSQL large object that an {@code oid} (or {@code lo})
+     * column names; base64 string. The number itself names nothing on another database, so the
+     * log carries the bytes; apply stores them in an object of its own (see
+     * {@code io.jdbcrepl.capture.pg.LargeObjects}). Read and bound as bytes: SQL that selects or
+     * assigns such a column wraps it in {@code lo_get} / {@code lo_from_bytea}.
+     */
+    LARGE_OBJECT(Types.VARBINARY);
 
     private final int sqlType;
 
@@ -69,6 +77,8 @@ public enum ValueType {
                 return JSON;
             case "timestamptz", "timestamp with time zone":
                 return TIMESTAMPTZ;
+            case "oid", "lo": // PostgreSQL: a large object's number (Hibernate's @Lob), or the lo module's domain
+                return LARGE_OBJECT;
             default:
                 break;
         }
@@ -101,7 +111,7 @@ public enum ValueType {
                 boolean plain = Double.isFinite(d) && !(d == 0 && 1 / d < 0);
                 yield plain ? new BigDecimal(Double.toString(d)) : Double.toString(d);
             }
-            case BINARY -> Base64.getEncoder().encodeToString((byte[]) value);
+            case BINARY, LARGE_OBJECT -> Base64.getEncoder().encodeToString((byte[]) value);
             default -> value.toString();
         };
     }
@@ -119,7 +129,7 @@ public enum ValueType {
             case TIME -> LocalTime.parse(json.toString());
             case TIMESTAMP -> LocalDateTime.parse(json.toString());
             case TIMESTAMPTZ -> OffsetDateTime.parse(json.toString());
-            case BINARY -> Base64.getDecoder().decode(json.toString());
+            case BINARY, LARGE_OBJECT -> Base64.getDecoder().decode(json.toString());
             case UUID_ -> UUID.fromString(json.toString());
         };
     }
@@ -154,7 +164,7 @@ public enum ValueType {
             case TIME -> rs.getObject(column, LocalTime.class);
             case TIMESTAMP -> rs.getObject(column, LocalDateTime.class);
             case TIMESTAMPTZ -> rs.getObject(column, OffsetDateTime.class);
-            case BINARY -> rs.getBytes(column);
+            case BINARY, LARGE_OBJECT -> rs.getBytes(column);
             case UUID_ -> {
                 Object o = rs.getObject(column);
                 yield o == null || o instanceof UUID ? o : uuid(o);
@@ -184,7 +194,7 @@ public enum ValueType {
             case FLOAT -> ps.setDouble(index, ((Number) value).doubleValue());
             case STRING -> ps.setString(index, (String) value);
             case JSON -> ps.setObject(index, value.toString(), Types.OTHER);
-            case BINARY -> ps.setBytes(index, (byte[]) value);
+            case BINARY, LARGE_OBJECT -> ps.setBytes(index, (byte[]) value);
             case UUID_ -> ps.setObject(index, value);
             default -> ps.setObject(index, value);
         }

@@ -98,4 +98,16 @@ class LoggedColumnsTest {
         assertThatThrownBy(() -> new TableInfo(null, "t", List.of(col("a")), List.of("x")))
                 .hasMessageContaining("Key column x");
     }
+
+    @Test
+    void aLargeObjectsOldValueIsNeverLoggedItsNewValueIs() {
+        TableInfo doc = new TableInfo("public", "doc", List.of(new ColumnInfo("id", ValueType.INTEGER, "int4", false, false),
+                new ColumnInfo("data", ValueType.LARGE_OBJECT, "oid", true, false), col("note")), List.of("id"));
+        assertThat(LoggedColumns.forDelete(doc).oldColumns()).containsExactly("id", "note");
+        LoggedColumns update = LoggedColumns.forUpdate(doc, List.of("data", "note"), CaptureSettings.DEFAULT);
+        assertThat(update.oldColumns()).containsExactly("id", "note");
+        assertThat(update.newColumns()).containsExactly("data", "note");
+        assertThat(LoggedColumns.forInsert(doc, List.of("id", "data"), CaptureSettings.DEFAULT).newColumns())
+                .containsExactly("id", "data", "note");
+    }
 }

@@ -62,7 +62,7 @@ class ValueRoundTripTest {
                     Arbitraries.integers().between(-18 * 3600, 18 * 3600))
                     .as((s, micros, off) -> OffsetDateTime.of(LocalDateTime.ofEpochSecond(s, micros * 1000, ZoneOffset.UTC),
                             ZoneOffset.ofTotalSeconds(off / 60 * 60)));
-            case BINARY -> Arbitraries.bytes().array(byte[].class).ofMaxSize(2000);
+            case BINARY, LARGE_OBJECT -> Arbitraries.bytes().array(byte[].class).ofMaxSize(2000);
             case UUID_ -> Arbitraries.create(UUID::randomUUID);
         };
     }

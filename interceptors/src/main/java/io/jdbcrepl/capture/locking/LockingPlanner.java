@@ -188,7 +188,7 @@ public final class LockingPlanner {
             case DATE -> "CAST(" + var + " AS DATE)";
             case TIME -> "CAST(" + var + " AS TIME(6))";
             case TIMESTAMP, TIMESTAMPTZ -> "CAST(" + var + " AS DATETIME(6))";
-            case BINARY -> "CAST(" + var + " AS BINARY)";
+            case BINARY, LARGE_OBJECT -> "CAST(" + var + " AS BINARY)"; // LARGE_OBJECT: PostgreSQL only
             case DECIMAL, STRING, JSON, UUID_ -> "CAST(" + var + " AS CHAR CHARACTER SET utf8mb4)"; // a decimal as its exact text
         };
     }

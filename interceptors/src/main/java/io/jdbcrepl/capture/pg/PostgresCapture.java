@@ -571,6 +571,8 @@ public final class PostgresCapture {
     private static String jsonValue(ColumnInfo column, String value) {
         return switch (column.type()) {
             case BINARY -> "translate(encode(" + value + ", 'base64'), E'\\n', '')";
+            // The object's bytes, read now: its number names nothing on a peer.
+            case LARGE_OBJECT -> "translate(encode(" + LargeObjects.content(value) + ", 'base64'), E'\\n', '')";
             // As text: JSON numbers have no negative zero; a real is widened as JDBC reads it.
             case FLOAT -> "(" + value + "::float8)::text";
             // Character types as they are (char(n) keeps its padding); others (arrays, enums,

@@ -203,4 +203,16 @@ class PostgresCaptureTest {
                 .withAssignedColumns(named.assignedColumns()), ITEM, CaptureSettings.DEFAULT).sql())
                 .contains("WITH repl_v (\"id\", \"name\") AS (SELECT id + 10, name FROM item)");
     }
+
+    @Test
+    void aLargeObjectIsLoggedByItsContentAndOnlyAsANewValue() throws SQLException {
+        TableInfo doc = new TableInfo("s", "doc", List.of(new ColumnInfo("id", ValueType.INTEGER, "int4", false, false),
+                new ColumnInfo("data", ValueType.LARGE_OBJECT, "oid", true, false)), List.of("id"));
+        String insert = CAPTURE.plan(dml("INSERT INTO doc (id, data) VALUES (?, ?)"), doc, CaptureSettings.DEFAULT).sql();
+        assertThat(insert).contains("'data', translate(encode(lo_get(repl_changed.\"data\"), 'base64')");
+        String update = CAPTURE.plan(dml("UPDATE doc SET data = ? WHERE id = ?"), doc, CaptureSettings.DEFAULT).sql();
+        assertThat(update).contains("lo_get(repl_changed.\"data\")").doesNotContain("AS repl_o2");
+        String delete = CAPTURE.plan(dml("DELETE FROM doc WHERE id = ?"), doc, CaptureSettings.DEFAULT).sql();
+        assertThat(delete).doesNotContain("lo_get").doesNotContain("'data'");
+    }
 }

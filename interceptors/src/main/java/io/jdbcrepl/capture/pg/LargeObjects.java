@@ -1,0 +1,42 @@
+package io.jdbcrepl.capture.pg;
+
+import io.jdbcrepl.capture.ColumnInfo;
+import io.jdbcrepl.lcr.ValueType;
+
+/**
+ * PostgreSQL large objects in SQL. A column of type {@code oid} (or the lo module's {@code lo})
+ * holds the number of an object in {@code pg_largeobject}, which names nothing on another database:
+ * the change log carries the object's bytes ({@link ValueType#LARGE_OBJECT}), read where the row is
+ * read, and apply creates an object of the destination's own with those bytes. Only the SQL
+ * functions are used (no pgjdbc API), so nothing here loads a vendor class.
+ */
+public final class LargeObjects {
+
+    private LargeObjects() {
+    }
+
+    /** Whether the column names large objects. */
+    public static boolean is(ColumnInfo column) {
+        return column.type() == ValueType.LARGE_OBJECT;
+    }
+
+    /** The bytes of the object a column expression names ({@code NULL} for NULL). */
+    public static String content(String columnSql) {
+        return "lo_get(" + columnSql + ")";
+    }
+
+    /** A new object holding the bytes bound to {@code placeholder}; its number ({@code NULL} for NULL). */
+    public static String create(String placeholder) {
+        return "lo_from_bytea(0, " + placeholder + ")";
+    }
+
+    /** What a SELECT reads for the column: its content for a large object, else the column. */
+    public static String selectItem(ColumnInfo column, String columnSql) {
+        return is(column) ? content(columnSql) : columnSql;
+    }
+
+    /** What an INSERT or UPDATE assigns to the column: a new object for a large object, else the value. */
+    public static String assigned(ColumnInfo column, String placeholder) {
+        return is(column) ? create(placeholder) : placeholder;
+    }
+}
