@@ -167,7 +167,7 @@ final class Applier implements Runnable {
                 Thread.sleep(Math.max(pollMillis * 5, 1000));
                 return;
             }
-            Peers.Source source = Peers.connect(peer, Math.max(1, batchLcrs));
+            Peers.Source source = Peers.connect(peer, Math.max(1, batchLcrs), node.config().peerTimeout());
             SourceReader r = source.reader();
             reader = r;
             Dialect sourceDialect = source.dialect();

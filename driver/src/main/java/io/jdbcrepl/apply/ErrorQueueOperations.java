@@ -184,7 +184,7 @@ final class ErrorQueueOperations {
     private String sourceSchema(String source) throws SQLException {
         if (!node.config().peers().contains(source)) return node.logSchema();
         PeerConfig peer = node.config().peer(source);
-        try (Connection c = Peers.open(peer)) {
+        try (Connection c = Peers.open(peer, node.config().peerTimeout())) {
             return Peers.schema(c, Peers.dialect(peer));
         }
     }

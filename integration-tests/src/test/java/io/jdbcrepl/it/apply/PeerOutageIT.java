@@ -71,6 +71,49 @@ class PeerOutageIT {
         }
     }
 
+    /**
+     * A black-holed source (packets dropped, nothing refused): status and the applier give up after
+     * {@code repl.peer.timeout} instead of hanging, the source's application never waits, and once
+     * the network is back the peer catches up exactly.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(names = {"POSTGRESQL", "MARIADB"})
+    void aBlackHoledPeerNeverHangsStatusOrTheApplier(Vendor vendor) throws Exception {
+        List<TestDatabase> dbs = DATABASES.nodes(vendor, "blackhole", 2);
+        TestDatabase source = dbs.get(0);
+        TestDatabase peer = dbs.get(1);
+        for (TestDatabase db : dbs) exec(db, "CREATE TABLE c (id int PRIMARY KEY, n bigint NOT NULL)");
+        URI target = URI.create(source.rawUrl().substring("jdbc:".length()));
+        Duration timeout = Duration.ofSeconds(3);
+        try (TcpProxy proxy = new TcpProxy(target.getHost(), target.getPort());
+             Cluster cleanup = new Cluster(dbs);
+             Connection writer = DriverManager.getConnection(source.replUrl(Map.of("repl.node", "n1")), source.credentials());
+             Connection reader = DriverManager.getConnection(peerUrl(peer, source, proxy,
+                     Map.of("repl.peer.timeout", "3s")), peer.credentials())) {
+            ReplAdmin admin = reader.unwrap(ReplAdmin.class);
+            insert(writer, 0, 100);
+            admin.waitForPeers(WAIT);
+
+            proxy.blackHole();
+            long start = System.nanoTime();
+            insert(writer, 100, 300); // the source does not wait for its black-holed consumer
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
+            start = System.nanoTime();
+            PeerStatus status = admin.status().peers().get(0);
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            assertThat(took).as("status on a black-holed peer").isLessThan(timeout.multipliedBy(3));
+            assertThat(status.lastError()).as("status says why").isNotNull();
+            PeerStatus down = awaitStatus(admin, s -> "UNREACHABLE".equals(s.state()));
+            assertThat(down.state()).isEqualTo("UNREACHABLE");
+            assertThat(count(peer, "SELECT COUNT(*) FROM c")).isEqualTo(100);
+
+            proxy.heal();
+            admin.waitForPeers(WAIT);
+            assertThat(count(peer, "SELECT COUNT(*) FROM c")).isEqualTo(300);
+            assertThat(count(peer, "SELECT SUM(n) FROM c")).isEqualTo(count(source, "SELECT SUM(n) FROM c"));
+        }
+    }
+
     /** n2's URL, with n1 (the source) reached through the proxy. */
     private static String peerUrl(TestDatabase peer, TestDatabase source, TcpProxy proxy, Map<String, String> extra) {
         URI target = URI.create(source.rawUrl().substring("jdbc:".length()));
