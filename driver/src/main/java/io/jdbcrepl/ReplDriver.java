@@ -179,6 +179,8 @@ public final class ReplDriver implements Driver {
         }
         Driver driver;
         try {
+            // initialized only now that it is known to be a driver: no other class's static code runs
+            Class.forName(className, true, type.getClassLoader());
             driver = (Driver) type.getConstructor().newInstance();
         } catch (ReflectiveOperationException | LinkageError e) {
             throw new SQLException("repl.driver=" + className + " cannot be instantiated: " + e, "22023", e);
@@ -194,7 +196,7 @@ public final class ReplDriver implements Driver {
         for (ClassLoader loader : new ClassLoader[] {context, ReplDriver.class.getClassLoader()}) {
             if (loader == null) continue;
             try {
-                return Class.forName(className, true, loader);
+                return Class.forName(className, false, loader);
             } catch (ClassNotFoundException | LinkageError ignored) {
                 // try the next loader
             }

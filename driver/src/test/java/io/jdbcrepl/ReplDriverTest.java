@@ -79,6 +79,26 @@ class ReplDriverTest {
                 .hasMessageContaining("does not accept");
     }
 
+    /** A class named by repl.driver that is no driver is refused before any of its static code runs. */
+    @Test
+    void aNamedClassThatIsNoDriverIsNotInitialized() {
+        Properties p = new Properties();
+        p.setProperty("repl.driver", NotADriver.class.getName());
+        assertThatThrownBy(() -> driver.connect("jdbc:repl:h2:mem:named", p))
+                .hasMessageContaining("is not a vendor java.sql.Driver");
+        assertThat(Flag.initialized).isFalse();
+    }
+
+    static final class Flag {
+        static boolean initialized;
+    }
+
+    static final class NotADriver {
+        static {
+            Flag.initialized = true;
+        }
+    }
+
     @Test
     void aUrlNoDriverAcceptsFailsClearly() {
         assertThatThrownBy(() -> driver.connect("jdbc:repl:nosuchdb://host/db?password=hunter2", new Properties()))

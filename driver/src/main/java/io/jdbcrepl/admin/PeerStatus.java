@@ -11,7 +11,9 @@ package io.jdbcrepl.admin;
  * @param queueDepth entries of this peer in the error queue
  * @param errorCount failed apply attempts (peer unreachable, deadlocks...) since the applier started in this JVM
  * @param state the applier's state in this JVM: {@code RUNNING}, {@code STANDBY} (another applier holds
- *        the lock), {@code UNREACHABLE}, {@code STARTING}, {@code STOPPED}, {@code DROPPED} (this node was
+ *        the lock), {@code UNREACHABLE}, {@code PAUSED} (a
+ *        passing failure here, such as a full disk or a read-only database: retried with backoff, the
+ *        cause in {@code lastError}), {@code STARTING}, {@code STOPPED}, {@code DROPPED} (this node was
  *        dropped as the peer's subscriber), or {@code NOT_RUNNING} (no applier in this JVM)
  * @param lastError the applier's last error, or null
  */

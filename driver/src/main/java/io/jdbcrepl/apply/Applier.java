@@ -25,7 +25,11 @@ final class Applier implements Runnable {
     private static final long MAX_BACKOFF_MILLIS = 30_000;
     private static final long SUBSCRIBE_EVERY_MILLIS = 1_000;
 
-    enum State { STARTING, STANDBY, RUNNING, UNREACHABLE, STOPPED, DROPPED }
+    /** How often a person is reminded of an outage that goes on. */
+    private static final long REMINDER_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(5);
+
+    /** PAUSED: a passing failure here (a full disk, a read-only database, ...), retried with backoff. */
+    enum State { STARTING, STANDBY, RUNNING, PAUSED, UNREACHABLE, STOPPED, DROPPED }
 
     private final Node node;
     private final PeerConfig peer;
@@ -47,6 +51,8 @@ final class Applier implements Runnable {
     private volatile Connection local;
     private volatile SourceReader reader;
     private long lastSubscribed;
+    private long outageSince; // System.nanoTime() when the current outage began, 0 when none; applier thread only
+    private long lastReminder;
 
     Applier(Node node, PeerConfig peer) {
         this.node = node;
@@ -108,45 +114,60 @@ final class Applier implements Runnable {
     @Override
     public void run() {
         long backoff = 100;
-        boolean outage = false;
         while (!stopped) {
-            long started = System.nanoTime();
             try {
                 session();
-                backoff = 100;
             } catch (InterruptedException e) {
                 break;
             } catch (Exception e) {
                 if (stopped) break;
-                if (state == State.RUNNING && System.nanoTime() - started > 10_000_000_000L) {
-                    backoff = 100; // it worked for a while: a new outage, not the old one going on
-                    outage = false;
-                }
+                if (outageSince == 0) backoff = 100; // a new outage, not the last one going on
                 failures.incrementAndGet();
-                lastError = e.toString();
+                lastError = e instanceof SQLException s && s.getSQLState() != null
+                        ? e + " [SQLState " + s.getSQLState() + "]" : e.toString();
                 boolean unreachable = e instanceof SQLException s && s.getSQLState() != null && s.getSQLState().startsWith("08");
                 if (unreachable) state = State.UNREACHABLE;
-                if (!outage) {
-                    LOG.warn("jdbc:repl: applying from " + peer.name() + " to " + node.name() + " stopped, retrying with backoff: " + e
-                            + (missingTable(e) ? " (has a jdbc:repl: connection with repl.node been opened at " + peer.name()
-                                    + " yet? That creates its log)" : ""));
-                    outage = true;
-                }
+                else if (e instanceof SQLException s && SqlErrors.transientError(s)) state = State.PAUSED;
+                outage(e);
                 try {
                     Thread.sleep(backoff);
                 } catch (InterruptedException ie) {
                     break;
                 }
                 backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
-                continue;
             } finally {
                 closeConnections();
                 local = null;
                 reader = null;
             }
-            outage = false;
         }
         state = dropped ? State.DROPPED : State.STOPPED;
+    }
+
+    /** Says once that an outage began, then reminds every few minutes while it goes on. */
+    private void outage(Exception e) {
+        long now = System.nanoTime();
+        if (outageSince == 0) {
+            outageSince = now;
+            lastReminder = now;
+            LOG.warn("jdbc:repl: applying from " + peer.name() + " to " + node.name() + " stopped, retrying with backoff: " + e
+                    + (missingTable(e) ? " (has a jdbc:repl: connection with repl.node been opened at " + peer.name()
+                            + " yet? That creates its log)" : ""));
+        } else if (now - lastReminder >= REMINDER_NANOS) {
+            lastReminder = now;
+            LOG.warn("jdbc:repl: applying from " + peer.name() + " to " + node.name() + " still stopped after "
+                    + java.time.Duration.ofNanos(now - outageSince).toSeconds() + " s, retrying with backoff: " + e);
+        }
+    }
+
+    /** A batch went through: an outage, if there was one, has ended. */
+    private void applying() {
+        state = State.RUNNING;
+        if (outageSince == 0) return;
+        LOG.warn("jdbc:repl: applying from " + peer.name() + " to " + node.name() + " again after "
+                + java.time.Duration.ofNanos(System.nanoTime() - outageSince).toMillis() + " ms stopped");
+        outageSince = 0;
+        lastError = null;
     }
 
     private static boolean missingTable(Exception e) {
@@ -167,7 +188,7 @@ final class Applier implements Runnable {
                 Thread.sleep(Math.max(pollMillis * 5, 1000));
                 return;
             }
-            Peers.Source source = Peers.connect(peer, Math.max(1, batchLcrs));
+            Peers.Source source = Peers.connect(peer, Math.max(1, batchLcrs), node.config().peerTimeout());
             SourceReader r = source.reader();
             reader = r;
             Dialect sourceDialect = source.dialect();
@@ -186,9 +207,10 @@ final class Applier implements Runnable {
                     CustomApply.of(node.dialect(), node.config(), node.logSchema()))) {
                 rows.onFirstChange(table -> io.jdbcrepl.mview.AppliedChanges.beforeChange(node.config().delegateUrl(),
                         node.config().schema().orElse(null), l, table));
-                if (state != State.RUNNING) LOG.info("jdbc:repl: applying from " + peer.name() + " to " + node.name());
-                state = State.RUNNING;
-                lastError = null;
+                if (state == State.STARTING || state == State.STANDBY) {
+                    LOG.info("jdbc:repl: applying from " + peer.name() + " to " + node.name());
+                }
+                if (outageSince == 0) state = State.RUNNING;
                 int lockConflicts = 0;
                 while (!stopped) {
                     long seen = signal.generation();
@@ -196,6 +218,7 @@ final class Applier implements Runnable {
                     try {
                         more = applyBatch(l, r, rows);
                         lockConflicts = 0;
+                        applying();
                     } catch (SQLException e) {
                         // A deadlock or lock timeout with the application's transactions: the batch is
                         // rolled back (applyBatch did) and runs again after a short random pause, on

@@ -46,23 +46,31 @@ final class EpochSourceReader implements SourceReader {
         }
     }
 
-    /** Closes the current epoch and returns the new one: every transaction stamped below it has committed. */
+    /**
+     * Closes the current epoch and returns the new one: every transaction stamped below it has committed.
+     * One auto-committed statement, so that the epoch row's lock ends with it on the server: a consumer
+     * whose network goes away between statements cannot leave it held and block the source's commits
+     * (their stamps read the row under a shared lock). The new value is this statement's own, never a
+     * later consumer's: MySQL family through {@code LAST_INSERT_ID(expr)}, H2 through its delta table.
+     */
     private long closeEpoch() throws SQLException {
-        source.setAutoCommit(false);
         try (Statement s = source.createStatement()) {
-            s.executeUpdate("UPDATE " + epochTable + " SET epoch = epoch + 1 WHERE id = 1");
-            long epoch;
-            try (ResultSet rs = s.executeQuery("SELECT epoch FROM " + epochTable + " WHERE id = 1")) {
-                if (!rs.next()) throw new SQLException("repl_epoch has no row with id 1 in " + epochTable, "55000");
-                epoch = rs.getLong(1);
+            ResultSet rs;
+            if (dialect == Dialect.MYSQL) {
+                if (s.executeUpdate("UPDATE " + epochTable + " SET epoch = LAST_INSERT_ID(epoch + 1) WHERE id = 1") != 1) {
+                    throw new SQLException("repl_epoch has no row with id 1 in " + epochTable, "55000");
+                }
+                rs = s.executeQuery("SELECT LAST_INSERT_ID()");
+            } else {
+                rs = s.executeQuery("SELECT epoch FROM FINAL TABLE (UPDATE " + epochTable
+                        + " SET epoch = epoch + 1 WHERE id = 1)");
             }
-            source.commit();
-            return epoch;
-        } catch (SQLException e) {
-            source.rollback();
-            throw e;
-        } finally {
-            source.setAutoCommit(true);
+            try (rs) {
+                if (!rs.next() || rs.getLong(1) == 0) {
+                    throw new SQLException("repl_epoch has no row with id 1 in " + epochTable, "55000");
+                }
+                return rs.getLong(1);
+            }
         }
     }
 

@@ -105,16 +105,17 @@ final class ErrorQueueOperations {
      * is kept with the new error, thrown as an SQLException (its SQLState the error code when one).
      */
     void execute(Connection local, long id) throws SQLException {
-        ErrorEntry entry = show(local, id);
         boolean autoCommit = local.getAutoCommit();
         local.setAutoCommit(false);
         try {
+            lock(local, id);
+            ErrorEntry entry = show(local, id);
             ConflictLog history = new ConflictLog(node.dialect(), node.changeLog());
             ConflictHandler handlers = new PrebuiltHandlers(node.dialect(), node.config(), node.logSchema(), node.name(),
                     entry.sourceDatabase(), new ErrorQueue(node.dialect(), node.changeLog()), history);
             ApplyFailure failure = apply(local, entry, handlers);
             if (failure == null) {
-                deleteRows(local, id);
+                if (deleteRows(local, id) != 1) throw notFound(id);
                 local.commit();
                 return;
             }
@@ -137,6 +138,19 @@ final class ErrorQueueOperations {
             throw e;
         } finally {
             local.setAutoCommit(autoCommit);
+        }
+    }
+
+    /**
+     * Locks the entry's row for this transaction, so that a second retry of it (another thread, JVM or
+     * CLI) waits and then finds it gone instead of applying it again.
+     */
+    private void lock(Connection local, long id) throws SQLException {
+        try (PreparedStatement ps = local.prepareStatement("SELECT id FROM " + errors + " WHERE id = ? FOR UPDATE")) {
+            ps.setLong(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) throw notFound(id);
+            }
         }
     }
 
@@ -170,7 +184,7 @@ final class ErrorQueueOperations {
     private String sourceSchema(String source) throws SQLException {
         if (!node.config().peers().contains(source)) return node.logSchema();
         PeerConfig peer = node.config().peer(source);
-        try (Connection c = Peers.open(peer)) {
+        try (Connection c = Peers.open(peer, node.config().peerTimeout())) {
             return Peers.schema(c, Peers.dialect(peer));
         }
     }

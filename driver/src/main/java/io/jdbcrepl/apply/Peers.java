@@ -9,6 +9,7 @@ import io.jdbcrepl.node.TableCatalog;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Properties;
 
 /** Connections to a peer's database (plain JDBC, {@code repl.peer.<peer>.*}) and the reader on one. */
@@ -24,15 +25,41 @@ public final class Peers {
         return Dialect.fromSubprotocol(url.substring(5, end));
     }
 
-    public static Connection open(PeerConfig peer) throws SQLException {
+    /** A connection to the peer whose connect and every read give up after {@code timeout} (repl.peer.timeout). */
+    public static Connection open(PeerConfig peer, Duration timeout) throws SQLException {
         Properties p = new Properties();
         if (peer.user() != null) p.setProperty("user", peer.user());
         if (peer.password() != null) p.setProperty("password", peer.password());
+        timeouts(dialect(peer), timeout, p);
         try {
             return DriverManager.getConnection(peer.url(), p);
         } catch (SQLException e) {
             throw new SQLException("Peer " + peer.name() + " (" + ReplUrl.mask(peer.url()) + ") is unreachable: "
                     + e.getMessage(), e.getSQLState() == null ? "08001" : e.getSQLState(), e);
+        }
+    }
+
+    /**
+     * The vendor driver's connect and socket timeouts (pgjdbc in seconds, the MySQL-family connectors in
+     * milliseconds), unless the peer's URL sets its own. A socket timeout also bounds every statement: a
+     * peer that holds a statement (a lock wait, a black-holed network) breaks the connection after it.
+     * H2 has no such settings: an embedded database cannot be partitioned away.
+     */
+    static void timeouts(Dialect dialect, Duration timeout, Properties p) {
+        switch (dialect) {
+            case POSTGRESQL -> {
+                String seconds = String.valueOf(Math.max(1, (timeout.toMillis() + 999) / 1000));
+                p.setProperty("connectTimeout", seconds);
+                p.setProperty("loginTimeout", seconds);
+                p.setProperty("socketTimeout", seconds);
+            }
+            case MYSQL -> {
+                String millis = String.valueOf(Math.max(1, timeout.toMillis()));
+                p.setProperty("connectTimeout", millis);
+                p.setProperty("socketTimeout", millis);
+            }
+            case H2 -> {
+            }
         }
     }
 
@@ -46,9 +73,9 @@ public final class Peers {
     }
 
     /** Connects to the peer and opens a reader of its log (MariaDB/H2: {@code page} transactions per batch). */
-    static Source connect(PeerConfig peer, int page) throws SQLException {
+    static Source connect(PeerConfig peer, int page, Duration timeout) throws SQLException {
         Dialect dialect = dialect(peer);
-        Connection source = open(peer);
+        Connection source = open(peer, timeout);
         try {
             String schema = schema(source, dialect);
             ChangeLogSchema log = new ChangeLogSchema(dialect, schema);

@@ -6,7 +6,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.util.Optional;
 
 /**
@@ -17,9 +16,11 @@ import java.util.Optional;
 final class ProgressStore {
 
     private final String table;
+    private final String now;
 
     ProgressStore(ChangeLogSchema schema) {
         this.table = schema.table("repl_progress");
+        this.now = schema.now();
     }
 
     /** The stored position, or empty for a source never applied from. */
@@ -58,14 +59,13 @@ final class ProgressStore {
             throws SQLException {
         try (PreparedStatement ps = local.prepareStatement("UPDATE " + table + " SET position = ?, tx_id = COALESCE(?, tx_id),"
                 + " applied_transactions = applied_transactions + ?, queued_transactions = queued_transactions + ?,"
-                + " applied_at = ? WHERE source_node = ? AND position = ?")) {
+                + " applied_at = " + now + " WHERE source_node = ? AND position = ?")) {
             ps.setString(1, to.encode());
             ps.setString(2, txId);
             ps.setLong(3, applied);
             ps.setLong(4, queued);
-            ps.setTimestamp(5, new Timestamp(System.currentTimeMillis()));
-            ps.setString(6, source);
-            ps.setString(7, from.encode());
+            ps.setString(5, source);
+            ps.setString(6, from.encode());
             if (ps.executeUpdate() != 1) throw new Fenced(source, from);
         }
     }

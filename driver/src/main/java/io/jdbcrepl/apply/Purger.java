@@ -30,14 +30,13 @@ final class Purger {
     static long purge(Node node, Connection local) throws SQLException {
         Subscribers subscribers = new Subscribers(node.dialect(), node.changeLog());
         Duration retention = node.config().retention();
-        long now = System.currentTimeMillis();
         List<Subscribers.Subscriber> all = subscribers.list(local);
         List<Position> active = new ArrayList<>();
         Set<String> known = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
         for (Subscribers.Subscriber s : all) {
             known.add(s.name());
             if (s.droppedAt() != null) continue;
-            if (now - s.updatedAt().getTime() > retention.toMillis()) {
+            if (s.silence().compareTo(retention) > 0) {
                 subscribers.drop(local, s.name());
                 LOG.error("jdbc:repl: subscriber " + s.name() + " of " + node.name() + " has been silent since "
                         + s.updatedAt() + ", longer than repl.retention=" + retention + ": dropped; its changes from "

@@ -10,14 +10,29 @@ final class SqlErrors {
     private SqlErrors() {
     }
 
-    /** Deadlocks, serialization failures, lock timeouts, lost connections: the whole group is retried. */
+    /**
+     * MySQL-family error codes of passing conditions that come with SQLState HY000 or HY001: lock wait
+     * timeout (1205), deadlock (1213), disk full (1021), table full (1114), out of memory (1037, 1038,
+     * 1041), read-only server (1290, 1836), query interrupted or over its time (1317, 1969, 3024).
+     */
+    private static final java.util.Set<Integer> MYSQL_TRANSIENT_CODES =
+            java.util.Set.of(1205, 1213, 1021, 1114, 1037, 1038, 1041, 1290, 1836, 1317, 1969, 3024);
+
+    /**
+     * What passes by itself (SPEC 8.8), so the applier pauses and retries with backoff instead of
+     * queueing the transaction: deadlocks and serialization failures (class 40), lost connections
+     * (08), insufficient resources such as a full disk or too many connections (53), an operator
+     * intervention, shutdown or recovery (57), a read-only database (25006), lock and statement
+     * timeouts, and another applier taking over (fencing).
+     */
     static boolean transientError(SQLException e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof ProgressStore.Fenced) return true;
             if (!(t instanceof SQLException s)) continue;
             String state = s.getSQLState() == null ? "" : s.getSQLState();
-            if (state.startsWith("40") || state.startsWith("08") || state.equals("HYT00") || state.equals("55P03")
-                    || state.startsWith("57P") || s.getErrorCode() == 1205 || s.getErrorCode() == 1213
+            if (state.startsWith("40") || state.startsWith("08") || state.startsWith("53") || state.startsWith("57")
+                    || state.equals("25006") || state.equals("HYT00") || state.equals("55P03") || state.equals("70100")
+                    || MYSQL_TRANSIENT_CODES.contains(s.getErrorCode()) || s.getErrorCode() == H2_READ_ONLY
                     || s instanceof java.sql.SQLTransientException || s instanceof java.sql.SQLRecoverableException
                     || h2DeadlockAftermath(s)) {
                 return true;
@@ -25,6 +40,9 @@ final class SqlErrors {
         }
         return false;
     }
+
+    /** H2's "the database is read only" (SQLState 90097, which is H2's own). */
+    private static final int H2_READ_ONLY = 90097;
 
     /**
      * A deadlock, serialization failure or lock timeout in the local database: the local

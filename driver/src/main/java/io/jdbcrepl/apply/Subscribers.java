@@ -8,6 +8,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,33 +20,33 @@ import java.util.List;
 public final class Subscribers {
 
     private final Dialect dialect;
+    private final ChangeLogSchema schema;
     private final String table;
 
     public Subscribers(Dialect dialect, ChangeLogSchema schema) {
         this.dialect = dialect;
+        this.schema = schema;
         this.table = schema.table("repl_subscriber");
     }
 
-    /** One subscriber row. */
-    public record Subscriber(String name, Position position, Timestamp updatedAt, Timestamp droppedAt) {
+    /** One subscriber row; {@code silence} is how long ago it last reported, by the source's clock. */
+    public record Subscriber(String name, Position position, Timestamp updatedAt, Timestamp droppedAt, Duration silence) {
     }
 
     /** Upserts a consumer's position; returns true when the subscriber has been dropped (which stays). */
     boolean upsert(Connection source, String name, Position at) throws SQLException {
-        Timestamp now = new Timestamp(System.currentTimeMillis());
-        try (PreparedStatement ps = source.prepareStatement("UPDATE " + table + " SET position = ?, updated_at = ? WHERE name = ?")) {
+        try (PreparedStatement ps = source.prepareStatement("UPDATE " + table + " SET position = ?, updated_at = "
+                + schema.now() + " WHERE name = ?")) {
             ps.setString(1, at.encode());
-            ps.setTimestamp(2, now);
-            ps.setString(3, name);
+            ps.setString(2, name);
             if (ps.executeUpdate() == 1) return dropped(source, name);
         }
-        String insert = "INSERT INTO " + table + " (name, position, updated_at) VALUES (?, ?, ?)";
+        String insert = "INSERT INTO " + table + " (name, position, updated_at) VALUES (?, ?, " + schema.now() + ")";
         if (dialect == Dialect.POSTGRESQL) insert += " ON CONFLICT (name) DO NOTHING";
         if (dialect == Dialect.MYSQL) insert = insert.replaceFirst("INSERT", "INSERT IGNORE");
         try (PreparedStatement ps = source.prepareStatement(insert)) {
             ps.setString(1, name);
             ps.setString(2, at.encode());
-            ps.setTimestamp(3, now);
             ps.executeUpdate();
         }
         return false;
@@ -63,10 +64,13 @@ public final class Subscribers {
     /** Every subscriber row. */
     public List<Subscriber> list(Connection connection) throws SQLException {
         List<Subscriber> out = new ArrayList<>();
-        try (PreparedStatement ps = connection.prepareStatement("SELECT name, position, updated_at, dropped_at FROM " + table
+        try (PreparedStatement ps = connection.prepareStatement("SELECT name, position, updated_at, dropped_at, "
+                + schema.secondsSince("updated_at") + " FROM " + table
                 + " ORDER BY name"); ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                out.add(new Subscriber(rs.getString(1), Position.decode(rs.getString(2)), rs.getTimestamp(3), rs.getTimestamp(4)));
+                Duration silence = Duration.ofNanos(rs.getBigDecimal(5).movePointRight(9).longValue());
+                out.add(new Subscriber(rs.getString(1), Position.decode(rs.getString(2)), rs.getTimestamp(3),
+                        rs.getTimestamp(4), silence));
             }
         }
         return out;
@@ -74,9 +78,9 @@ public final class Subscribers {
 
     /** Marks a subscriber dropped. */
     void drop(Connection connection, String name) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement("UPDATE " + table + " SET dropped_at = ? WHERE name = ? AND dropped_at IS NULL")) {
-            ps.setTimestamp(1, new Timestamp(System.currentTimeMillis()));
-            ps.setString(2, name);
+        try (PreparedStatement ps = connection.prepareStatement("UPDATE " + table + " SET dropped_at = " + schema.now()
+                + " WHERE name = ? AND dropped_at IS NULL")) {
+            ps.setString(1, name);
             ps.executeUpdate();
         }
     }

@@ -37,12 +37,15 @@ final class ConfigFile {
                     ConfigErrors.BAD_VALUE, e);
         }
         Map<String, String> out = new TreeMap<>();
+        long foreign = props.stringPropertyNames().stream().filter(name -> !name.startsWith("repl.")).count();
+        if (foreign > 0) {
+            // never quote such a line: a file named by mistake (/etc/shadow) would leak its first secret
+            throw new SQLException(key + "=" + location + " holds " + foreign + (foreign == 1 ? " line" : " lines")
+                    + " that " + (foreign == 1 ? "is" : "are") + " not a repl.* key: the file may hold repl.* keys "
+                    + "only (give the database driver's own properties in the URL or the connect Properties)",
+                    ConfigErrors.UNKNOWN_KEY);
+        }
         for (String name : props.stringPropertyNames()) {
-            if (!name.startsWith("repl.")) {
-                throw new SQLException("Unknown property " + name + " in " + key + "=" + location
-                        + ": the file may hold repl.* keys only (give the database driver's own properties "
-                        + "in the URL or the connect Properties)", ConfigErrors.UNKNOWN_KEY);
-            }
             if (name.equals(key)) {
                 throw ConfigErrors.invalid(key + "=" + location + " sets " + key + " again: files do not nest");
             }

@@ -286,6 +286,11 @@ public final class ReplConfig {
         return (Duration) value(ReplProperty.FK_RETRY);
     }
 
+    /** repl.peer.timeout: connect and socket timeout of every connection to a peer. */
+    public Duration peerTimeout() {
+        return (Duration) value(ReplProperty.PEER_TIMEOUT);
+    }
+
     public Duration retention() {
         return (Duration) value(ReplProperty.RETENTION);
     }

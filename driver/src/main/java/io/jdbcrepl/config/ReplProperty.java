@@ -86,6 +86,9 @@ public enum ReplProperty {
             "Plain JDBC URL (not `jdbc:repl:`) of the peer's database. Required for each peer."),
     PEER_USER("repl.peer.<peer>.user", Type.STRING, null, null,
             "User for the peer's database."),
+    PEER_TIMEOUT("repl.peer.timeout", Type.DURATION, "30s", null,
+            "Connect and socket timeout of every connection to a peer: a peer that stops answering (a black-holed "
+                    + "network) fails the statement after this long instead of hanging (also a statement timeout)."),
     PEERS("repl.peers", Type.NAMES, null, null,
             "Peer nodes this node applies changes from, comma-separated (needs `repl.node`)."),
     RETENTION("repl.retention", Type.DURATION, "7d", null,

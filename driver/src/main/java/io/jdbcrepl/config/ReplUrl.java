@@ -20,9 +20,20 @@ public final class ReplUrl {
     public static final String PREFIX = "jdbc:repl:";
 
     private static final Pattern SUBPROTOCOL = Pattern.compile("[A-Za-z][A-Za-z0-9_+.-]*");
+    /** {@code password=…} in a query string or an H2 {@code ;PASSWORD=…} setting: up to the next separator. */
     private static final Pattern SECRET_PARAM =
             Pattern.compile("(?i)((?:^|[?&;])[^=&;?/]*(?:password|pwd)[^=&;?/]*=)[^&;#]*");
-    private static final Pattern USER_INFO = Pattern.compile("(//[^/:@?;]*:)[^@/?;]*@");
+    /**
+     * MySQL/MariaDB host specifications: {@code address=(host=h)(password=…)} and
+     * {@code (host=h,password=…)}: up to the closing parenthesis or the next pair.
+     */
+    private static final Pattern SECRET_HOST_PAIR =
+            Pattern.compile("(?i)([(,]\\s*[^=&;?/(),]*(?:password|pwd)[^=&;?/(),]*=\\s*)[^),]*");
+    /**
+     * {@code //user:password@host}: the authority ends at '/', '?' or '#' (as Connector/J reads it), and
+     * the password runs to its last '@', so {@code user:pa@ss@host} is masked whole.
+     */
+    private static final Pattern USER_INFO = Pattern.compile("(//[^/?#:@]*:)[^/?#]*@");
 
     private final String delegateUrl;
     private final String subprotocol;
@@ -130,13 +141,15 @@ public final class ReplUrl {
 
     /**
      * The URL with password-like parameter values ({@code password=}, {@code repl.peer.x.password=},
-     * H2's {@code ;PASSWORD=}) and {@code user:password@} user info replaced by {@code ****}.
+     * H2's {@code ;PASSWORD=}, MySQL's {@code (password=…)} host pairs) and {@code user:password@} user
+     * info replaced by {@code ****}: every form the vendor drivers accept.
      */
     public static String mask(String url) {
         if (url == null) {
             return null;
         }
-        String masked = SECRET_PARAM.matcher(url).replaceAll("$1" + ConfigErrors.MASK);
+        String masked = SECRET_HOST_PAIR.matcher(url).replaceAll("$1" + ConfigErrors.MASK);
+        masked = SECRET_PARAM.matcher(masked).replaceAll("$1" + ConfigErrors.MASK);
         return USER_INFO.matcher(masked).replaceAll("$1" + ConfigErrors.MASK + "@");
     }
 

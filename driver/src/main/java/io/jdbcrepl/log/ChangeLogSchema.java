@@ -36,6 +36,24 @@ public final class ChangeLogSchema {
         return quote(schema) + "." + quote(dialect == Dialect.H2 ? name.toUpperCase() : name);
     }
 
+    /**
+     * The database server's current time, for the driver's own timestamp columns: written by the
+     * server's clock, never from the JVM's zone (a JVM in UTC-8 writing a wall time into a MariaDB
+     * TIMESTAMP made a live subscriber look eight hours silent to a purge in UTC).
+     */
+    public String now() {
+        return dialect == Dialect.POSTGRESQL ? "clock_timestamp()" : "CURRENT_TIMESTAMP(6)";
+    }
+
+    /** Seconds (with fraction) from a timestamp column of the driver's tables to {@link #now()}, on the server. */
+    public String secondsSince(String column) {
+        return switch (dialect) {
+            case POSTGRESQL -> "extract(epoch FROM clock_timestamp() - " + column + ")";
+            case MYSQL -> "(UNIX_TIMESTAMP(CURRENT_TIMESTAMP(6)) - UNIX_TIMESTAMP(" + column + "))";
+            case H2 -> "(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP(6)) - EXTRACT(EPOCH FROM " + column + "))";
+        };
+    }
+
     public String quote(String identifier) {
         return dialect == Dialect.MYSQL ? "`" + identifier.replace("`", "``") + "`"
                 : "\"" + identifier.replace("\"", "\"\"") + "\"";

@@ -193,7 +193,17 @@ class ReplConfigTest {
     @Test
     void fileMayHoldOnlyReplKeys() throws Exception {
         SQLException e = fails("42704", "repl.config", "file:" + write("repl.node=a\npassword=s3cret\n"));
-        assertThat(e.getMessage()).contains("password").contains("repl.*").doesNotContain("s3cret");
+        assertThat(e.getMessage()).contains("1 line").contains("repl.*").doesNotContain("s3cret");
+    }
+
+    /** A file named by mistake: no part of any of its lines is quoted back. */
+    @Test
+    void aFileThatIsNotAConfigurationIsNeverQuoted() throws Exception {
+        String shadow = "root:$6$Zk1salt$hashedsecretvalue:19000:0:99999:7:::\n"
+                + "daemon:*:19000:0:99999:7:::\n";
+        SQLException e = fails("42704", "repl.config", "file:" + write(shadow));
+        assertThat(e.getMessage()).contains("2 lines").doesNotContain("root").doesNotContain("Zk1salt")
+                .doesNotContain("hashedsecretvalue").doesNotContain("daemon");
     }
 
     @Test

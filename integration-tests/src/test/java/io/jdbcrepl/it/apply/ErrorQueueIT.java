@@ -91,6 +91,65 @@ class ErrorQueueIT extends ClusterTest {
                 .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("02000"));
     }
 
+    /**
+     * Two retries of one entry at once apply it once (SPEC 8.8): a DELTA handler would add the
+     * increment a second time if both got through. Each entry is an increment the destination's
+     * CHECK refused; the CHECK is dropped, then every entry is retried by two threads at once.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("pairs")
+    void concurrentRetriesOfOneEntryApplyItOnce(List<Vendor> vendors) throws Exception {
+        int entries = 6;
+        cluster = new Cluster(databases.nodes("errq2", vendors.toArray(Vendor[]::new)), Map.of("repl.apply", "false",
+                "repl.handler.hits_delta.table", "counters", "repl.handler.hits_delta.type", "DELTA",
+                "repl.handler.hits_delta.columns", "hits"));
+        cluster.ddl(v -> List.of("CREATE TABLE counters (id INT PRIMARY KEY, hits INT NOT NULL)"));
+        raw(1, "ALTER TABLE counters ADD CONSTRAINT hits_small CHECK (hits < 1)");
+        for (int id = 1; id <= entries; id++) {
+            raw(0, "INSERT INTO counters VALUES (" + id + ", 0)");
+            raw(1, "INSERT INTO counters VALUES (" + id + ", 0)");
+            cluster.execute(0, "UPDATE counters SET hits = hits + 1 WHERE id = " + id);
+        }
+        cluster.admin(0).startApply();
+        cluster.admin(1).startApply();
+        cluster.waitForAll();
+        ReplAdmin n2 = cluster.admin(1);
+        List<ErrorEntry> queued = n2.errors();
+        assertThat(queued).hasSize(entries);
+        raw(1, "ALTER TABLE counters DROP CONSTRAINT hits_small");
+        // a local increment, so that each retry meets an update conflict that DELTA resolves
+        raw(1, "UPDATE counters SET hits = hits + 10");
+
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            for (ErrorEntry entry : queued) {
+                java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+                java.util.concurrent.Callable<String> retry = () -> {
+                    try (Connection c = cluster.open(1)) {
+                        ReplAdmin admin = c.unwrap(ReplAdmin.class);
+                        start.await();
+                        admin.retryError(entry.id());
+                        return "applied";
+                    } catch (SQLException e) {
+                        return e.getSQLState();
+                    }
+                };
+                List<String> outcomes = List.of(pool.submit(retry), pool.submit(retry)).stream().map(f -> {
+                    try {
+                        return f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                    } catch (Exception e) {
+                        throw new AssertionError(e);
+                    }
+                }).sorted().toList();
+                assertThat(outcomes).as("entry %d", entry.id()).containsExactly("02000", "applied");
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(n2.errors()).isEmpty();
+        assertThat(cluster.count(1, "SELECT count(*) FROM counters WHERE hits = 11")).isEqualTo(entries);
+    }
+
     private int cli(String... args) {
         return Main.run(args, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), System.err);
     }

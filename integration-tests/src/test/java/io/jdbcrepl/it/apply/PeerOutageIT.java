@@ -71,6 +71,96 @@ class PeerOutageIT {
         }
     }
 
+    /**
+     * A black-holed source (packets dropped, nothing refused): status and the applier give up after
+     * {@code repl.peer.timeout} instead of hanging, the source's application never waits, and once
+     * the network is back the peer catches up exactly.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(names = {"POSTGRESQL", "MARIADB"})
+    void aBlackHoledPeerNeverHangsStatusOrTheApplier(Vendor vendor) throws Exception {
+        List<TestDatabase> dbs = DATABASES.nodes(vendor, "blackhole", 2);
+        TestDatabase source = dbs.get(0);
+        TestDatabase peer = dbs.get(1);
+        for (TestDatabase db : dbs) exec(db, "CREATE TABLE c (id int PRIMARY KEY, n bigint NOT NULL)");
+        URI target = URI.create(source.rawUrl().substring("jdbc:".length()));
+        Duration timeout = Duration.ofSeconds(3);
+        try (TcpProxy proxy = new TcpProxy(target.getHost(), target.getPort());
+             Cluster cleanup = new Cluster(dbs);
+             Connection writer = DriverManager.getConnection(source.replUrl(Map.of("repl.node", "n1")), source.credentials());
+             Connection reader = DriverManager.getConnection(peerUrl(peer, source, proxy,
+                     Map.of("repl.peer.timeout", "3s")), peer.credentials())) {
+            ReplAdmin admin = reader.unwrap(ReplAdmin.class);
+            insert(writer, 0, 100);
+            admin.waitForPeers(WAIT);
+
+            proxy.blackHole();
+            long start = System.nanoTime();
+            insert(writer, 100, 300); // the source does not wait for its black-holed consumer
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
+            start = System.nanoTime();
+            PeerStatus status = admin.status().peers().get(0);
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            assertThat(took).as("status on a black-holed peer").isLessThan(timeout.multipliedBy(3));
+            assertThat(status.lastError()).as("status says why").isNotNull();
+            PeerStatus down = awaitStatus(admin, s -> "UNREACHABLE".equals(s.state()));
+            assertThat(down.state()).isEqualTo("UNREACHABLE");
+            assertThat(count(peer, "SELECT COUNT(*) FROM c")).isEqualTo(100);
+
+            proxy.heal();
+            admin.waitForPeers(WAIT);
+            assertThat(count(peer, "SELECT COUNT(*) FROM c")).isEqualTo(300);
+            assertThat(count(peer, "SELECT SUM(n) FROM c")).isEqualTo(count(source, "SELECT SUM(n) FROM c"));
+        }
+    }
+
+    /**
+     * A consumer partitioned away in the middle of closing an epoch on a MariaDB source (its
+     * {@code UPDATE repl_epoch} waiting for a committing transaction's shared lock when its network
+     * goes): the source's application commits on, without waiting for any lock the lost consumer's
+     * session holds. Before, that session kept the epoch row locked until a person killed it.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(names = {"MARIADB", "MYSQL_DRIVER_ON_MARIADB"})
+    void aPartitionedConsumerNeverBlocksTheSourcesCommits(Vendor vendor) throws Exception {
+        List<TestDatabase> dbs = DATABASES.nodes(vendor, "partition", 2);
+        TestDatabase source = dbs.get(0);
+        TestDatabase peer = dbs.get(1);
+        for (TestDatabase db : dbs) exec(db, "CREATE TABLE c (id int PRIMARY KEY, n bigint NOT NULL)");
+        URI target = URI.create(source.rawUrl().substring("jdbc:".length()));
+        try (TcpProxy proxy = new TcpProxy(target.getHost(), target.getPort());
+             Cluster cleanup = new Cluster(dbs);
+             Connection writer = DriverManager.getConnection(source.replUrl(Map.of("repl.node", "n1")), source.credentials());
+             Connection reader = DriverManager.getConnection(peerUrl(peer, source, proxy, Map.of()), peer.credentials());
+             Connection holder = source.openRaw()) {
+            ReplAdmin admin = reader.unwrap(ReplAdmin.class);
+            insert(writer, 0, 10);
+            admin.waitForPeers(WAIT);
+
+            // a committing transaction's shared lock on the epoch row, which the consumer's next close waits for
+            holder.setAutoCommit(false);
+            try (java.sql.Statement s = holder.createStatement()) {
+                s.executeQuery("SELECT epoch FROM repl_epoch WHERE id = 1 LOCK IN SHARE MODE").close();
+            }
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (count(source, "SELECT COUNT(*) FROM information_schema.innodb_trx WHERE trx_state = 'LOCK WAIT'") == 0) {
+                assertThat(System.nanoTime()).as("the consumer waits for the epoch row").isLessThan(deadline);
+                Thread.sleep(20);
+            }
+            proxy.blackHole(); // the consumer's network goes while its statement waits
+            holder.commit(); // its statement now runs to its end on the server
+
+            long start = System.nanoTime();
+            insert(writer, 10, 20); // each an auto-committed capture, its stamp reading the epoch row
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("source commits with a lost consumer")
+                    .isLessThan(Duration.ofSeconds(10));
+
+            proxy.heal();
+            admin.waitForPeers(WAIT);
+            assertThat(count(peer, "SELECT COUNT(*) FROM c")).isEqualTo(20);
+        }
+    }
+
     /** n2's URL, with n1 (the source) reached through the proxy. */
     private static String peerUrl(TestDatabase peer, TestDatabase source, TcpProxy proxy, Map<String, String> extra) {
         URI target = URI.create(source.rawUrl().substring("jdbc:".length()));

@@ -63,6 +63,34 @@ class PurgeIT extends ClusterTest {
         assertThat(n9.lastError()).contains("unreachable");
     }
 
+    /**
+     * A consumer whose JVM runs in UTC-8 and a source purging in UTC (SPEC 8.8: driver timestamps
+     * are not the JVM's wall time): the live subscriber is kept, with repl.retention far shorter than
+     * the eight hours between the two zones' wall clocks. Before, it was dropped on MariaDB.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = Vendor.class, names = {"POSTGRESQL", "MARIADB", "MYSQL_DRIVER_ON_MARIADB", "H2"})
+    void aLiveSubscriberInAnotherTimeZoneIsKept(Vendor vendor) throws Exception {
+        java.util.TimeZone zone = java.util.TimeZone.getDefault();
+        try {
+            java.util.TimeZone.setDefault(java.util.TimeZone.getTimeZone("Etc/GMT+8")); // the consumer's JVM: UTC-8
+            cluster = new Cluster(databases.nodes(vendor, "purge_zone", 2), Map.of("repl.retention", "1h"));
+            cluster.ddl(v -> List.of("CREATE TABLE t (id BIGINT PRIMARY KEY, v INTEGER)"));
+            for (int i = 1; i <= 5; i++) execute(0, "INSERT INTO t (id, v) VALUES (" + i + ", 0)");
+            cluster.waitForAll();
+            awaitSubscriberCaughtUp();
+        } finally {
+            java.util.TimeZone.setDefault(zone);
+        }
+        java.util.TimeZone.setDefault(java.util.TimeZone.getTimeZone("UTC")); // the source's purge: UTC
+        try {
+            assertThat(cluster.admin(0).purge()).isEqualTo(5);
+            assertThat(cluster.admin(0).status().droppedSubscribers()).isEmpty();
+        } finally {
+            java.util.TimeZone.setDefault(zone);
+        }
+    }
+
     /** The subscriber row is written right after the applier's commit, best effort: wait for it. */
     private void awaitSubscriberCaughtUp() throws Exception {
         long deadline = System.nanoTime() + Cluster.WAIT.toNanos();

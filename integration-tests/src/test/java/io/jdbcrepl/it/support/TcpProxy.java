@@ -13,7 +13,9 @@ import java.util.List;
 /**
  * A TCP forwarder on a loopback port to a database server, which a test stops (every connection
  * through it breaks, new ones are refused) and starts again on the same port: a peer that is
- * unreachable for a while, without stopping the shared server.
+ * unreachable for a while, without stopping the shared server. Or it black-holes the peer: open
+ * connections stay open and new ones are accepted, but no byte gets through in either direction,
+ * as when a network drops packets instead of refusing them.
  */
 public final class TcpProxy implements AutoCloseable {
 
@@ -22,6 +24,7 @@ public final class TcpProxy implements AutoCloseable {
     private final int port;
     private ServerSocket server;
     private final List<Socket> open = new ArrayList<>();
+    private volatile boolean blackHoled;
 
     public TcpProxy(String targetHost, int targetPort) throws IOException {
         this.targetHost = targetHost;
@@ -57,6 +60,18 @@ public final class TcpProxy implements AutoCloseable {
         open.clear();
     }
 
+    /** From now on nothing gets through: bytes sent either way are dropped, new clients wait forever. */
+    public void blackHole() {
+        blackHoled = true;
+    }
+
+    /** Ends the black hole: the connections that lived through it are broken, new ones are forwarded again. */
+    public synchronized void heal() {
+        blackHoled = false;
+        for (Socket socket : open) closeQuietly(socket);
+        open.clear();
+    }
+
     @Override
     public void close() {
         stop();
@@ -69,6 +84,12 @@ public final class TcpProxy implements AutoCloseable {
                 client = s.accept();
             } catch (IOException e) {
                 return; // stopped
+            }
+            if (blackHoled) {
+                synchronized (this) {
+                    open.add(client); // held open, never answered
+                }
+                continue;
             }
             try {
                 Socket upstream = new Socket(targetHost, targetPort);
@@ -89,12 +110,13 @@ public final class TcpProxy implements AutoCloseable {
         }
     }
 
-    private static void pump(Socket from, Socket to) {
+    private void pump(Socket from, Socket to) {
         Thread t = new Thread(() -> {
             byte[] buffer = new byte[16 * 1024];
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 int n;
                 while ((n = in.read(buffer)) >= 0) {
+                    if (blackHoled) continue; // dropped
                     out.write(buffer, 0, n);
                     out.flush();
                 }
