@@ -106,7 +106,6 @@ class HibernateIT extends ClusterTest {
     }
 
     @Test
-    @Disabled("needs MariaDB DELETE x FROM t x WHERE … (Hibernate's bulk HQL delete) from branch capfix")
     void mariaDbBulkHqlDelete() throws Exception {
         documents(Vendor.MARIADB, true);
     }
