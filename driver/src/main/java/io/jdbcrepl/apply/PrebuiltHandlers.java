@@ -161,10 +161,10 @@ final class PrebuiltHandlers implements ConflictHandler {
             case DISCARD -> {
                 return 1;
             }
-            case UPDATE -> sql = RowSql.update(dialect, table.sql(), columns, key, List.of());
+            case UPDATE -> sql = RowSql.update(dialect, table.sql(), columns, key, List.of(), table.info().keyless());
             case INSERT -> sql = RowSql.insert(dialect, table.sql(), columns);
             case DELETE -> {
-                sql = RowSql.delete(dialect, table.sql(), key, List.of());
+                sql = RowSql.delete(dialect, table.sql(), key, List.of(), table.info().keyless());
                 values.clear();
                 columns = List.of();
             }

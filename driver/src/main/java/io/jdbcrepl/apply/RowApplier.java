@@ -400,7 +400,7 @@ final class RowApplier implements AutoCloseable {
         TableMap.LocalTable t = plan.table;
         List<String> columns = t.info().columns().stream().map(ColumnInfo::name).toList();
         List<String> key = t.info().key();
-        try (PreparedStatement ps = local.prepareStatement(RowSql.selectForUpdate(dialect, t.sql(), columns, key))) {
+        try (PreparedStatement ps = local.prepareStatement(RowSql.selectForUpdate(dialect, t.sql(), columns, key, t.info().keyless()))) {
             int i = 0;
             for (String k : key) {
                 TypedValue v = keyValue(t, plan.lcr, k);
@@ -468,13 +468,13 @@ final class RowApplier implements AutoCloseable {
                 List<String> compared = compare ? compared(t, lcr, values, types) : List.of();
                 shape.append(set).append(key).append(compared);
                 List<String> assigned = set;
-                sql = sqlOf(shape, () -> RowSql.update(dialect, t.sql(), assigned, key, compared));
+                sql = sqlOf(shape, () -> RowSql.update(dialect, t.sql(), assigned, key, compared, t.info().keyless()));
             }
             case DELETE -> {
                 List<String> key = key(t, lcr, values, types);
                 List<String> compared = compare ? compared(t, lcr, values, types) : List.of();
                 shape.append(key).append(compared);
-                sql = sqlOf(shape, () -> RowSql.delete(dialect, t.sql(), key, compared));
+                sql = sqlOf(shape, () -> RowSql.delete(dialect, t.sql(), key, compared, t.info().keyless()));
             }
             default -> throw new IllegalArgumentException("Cannot apply a " + lcr.commandType() + " LCR");
         }

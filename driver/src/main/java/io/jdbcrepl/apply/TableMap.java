@@ -97,9 +97,10 @@ final class TableMap {
                         .map(cols -> cols.stream().map(dialect::fold).toList()).orElse(null);
                 Optional<TableInfo> info = TableCatalog.load(local, dialect, s, t, keyOverride);
                 if (info.isEmpty()) continue;
-                if (info.get().key().isEmpty()) {
-                    throw new SQLException("Table " + info.get().qualifiedName() + " has no primary key: add one or name"
-                            + " a substitute key with repl.key." + t, "42P10");
+                try {
+                    info = Optional.of(info.get().keyedByComparableColumns()); // SPEC 3.3: Oracle's rule without a key
+                } catch (IllegalArgumentException e) {
+                    throw new SQLException(e.getMessage(), "42P10");
                 }
                 Optional<ColumnSet> nc = config.noCompare(s, t, localSchema, dialect == Dialect.H2);
                 Set<String> noCompare = new java.util.HashSet<>();

@@ -223,15 +223,44 @@ public final class Node {
         } catch (IllegalArgumentException e) {
             throw new CaptureException("repl.key." + table + "=" + String.join(",", keyOverride) + ": " + e.getMessage());
         }
-        if (loaded.isPresent() && loaded.get().key().isEmpty()) {
-            throw new CaptureException("Table " + loaded.get().qualifiedName() + " is replicated but has no primary key:"
-                    + " add one, name a substitute key with repl.key." + table + "=<columns>, or leave the table out"
-                    + " with repl.exclude");
-        }
         if (loaded.isEmpty()) return loaded; // not cached: the table may be created later
+        try {
+            loaded = Optional.of(loaded.get().keyedByComparableColumns()); // SPEC 3.3: Oracle's rule without a key
+        } catch (IllegalArgumentException e) {
+            throw new CaptureException(e.getMessage());
+        }
         settings(loaded.get()); // fails now on unknown columns in log groups or timestamps
         tables.put(key, loaded);
         return loaded;
+    }
+
+    /** Schemas (MariaDB: databases) of the system, whose tables are never replicated. */
+    private static final java.util.Set<String> SYSTEM_SCHEMAS = java.util.Set.of("information_schema", "pg_catalog",
+            "pg_toast", "mysql", "performance_schema", "sys");
+
+    /**
+     * The replicated tables of this database that have neither primary nor substitute key, as
+     * {@code schema.table}: replicated by every comparable column (SPEC 3.3), which {@code status} lists.
+     */
+    public List<String> keylessTables(Connection raw) throws SQLException {
+        String current = TableCatalog.currentSchema(raw, dialect);
+        List<String[]> candidates = new ArrayList<>();
+        try (java.sql.ResultSet rs = raw.getMetaData().getTables(null, null, "%", new String[] {"TABLE"})) {
+            while (rs.next()) {
+                String schema = rs.getString(dialect == Dialect.MYSQL ? "TABLE_CAT" : "TABLE_SCHEM");
+                String table = rs.getString("TABLE_NAME");
+                if (schema == null || SYSTEM_SCHEMAS.contains(schema.toLowerCase(Locale.ROOT))) continue;
+                if (!config.isReplicated(schema, table, current, foldsToUpper())) continue;
+                if (config.keyColumns(schema, table, current, foldsToUpper()).isPresent()) continue;
+                candidates.add(new String[] {schema, table});
+            }
+        }
+        List<String> out = new ArrayList<>();
+        for (String[] t : candidates) {
+            Optional<TableInfo> info = TableCatalog.load(raw, dialect, t[0], t[1], null);
+            if (info.isPresent() && info.get().key().isEmpty()) out.add(t[0] + "." + t[1]);
+        }
+        return out;
     }
 
     /** Forgets one table's metadata (its plans stay: they are checked again by the database). */
