@@ -745,9 +745,10 @@ final class LockingStatementCapture implements StatementInterceptor {
             for (Locked row : chunk) newKeys.addAll(row.newKey());
             Map<List<TypedValue>, RowImage> after = readNew(update, chunk.size(), newKeys);
             // Rows of a table without key may be identical: one image for all of them
-            long distinct = chunk.stream().map(Locked::newKey).distinct().count();
+            TableInfo table = update.table();
+            long distinct = chunk.stream().map(row -> matchable(table, row.newKey())).distinct().count();
             for (Locked row : chunk) {
-                RowImage newImage = after.get(row.newKey());
+                RowImage newImage = after.get(matchable(table, row.newKey()));
                 if (newImage == null || after.size() != distinct) {
                     throw new SQLException("Capture could not read back the row of " + update.table().qualifiedName()
                             + " with key " + row.newKey() + " after updating it: the new key of a key update must"
@@ -766,7 +767,7 @@ final class LockingStatementCapture implements StatementInterceptor {
                     ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     List<TypedValue> key = new ArrayList<>(read(rs, 1, table, table.key()).asMap().values());
-                    out.put(key, read(rs, 1 + table.key().size(), table, update.logged().newColumns()));
+                    out.put(matchable(table, key), read(rs, 1 + table.key().size(), table, update.logged().newColumns()));
                 }
             }
             return out;
@@ -785,6 +786,19 @@ final class LockingStatementCapture implements StatementInterceptor {
     /** UPDATE IGNORE: the row was skipped (or set to the values it had); either way nothing changed. */
     private static boolean unchangedByIgnore(UpdatePlan update, RowImage old, RowImage after) {
         return update.ignore() && image(old, update.logged().newColumns()).equals(after);
+    }
+
+    /**
+     * A key as the read back matches it: of a table without key, whose every assignment is a key
+     * update, decimals without their scale (SET amount = 11 reads back as 11.00).
+     */
+    private static List<TypedValue> matchable(TableInfo table, List<TypedValue> key) {
+        if (!table.keyless()) return key;
+        List<TypedValue> out = new ArrayList<>(key.size());
+        for (TypedValue v : key) {
+            out.add(v.value() instanceof java.math.BigDecimal d ? new TypedValue(v.type(), d.stripTrailingZeros()) : v);
+        }
+        return out;
     }
 
     /** A locked row: its key, its key after the update, and its old image. */

@@ -241,11 +241,13 @@ public final class Node {
     /**
      * The replicated tables of this database that have neither primary nor substitute key, as
      * {@code schema.table}: replicated by every comparable column (SPEC 3.3), which {@code status} lists.
+     * MariaDB/MySQL: the tables of the node's database (a server holds many databases, of other nodes too).
      */
     public List<String> keylessTables(Connection raw) throws SQLException {
         String current = TableCatalog.currentSchema(raw, dialect);
         List<String[]> candidates = new ArrayList<>();
-        try (java.sql.ResultSet rs = raw.getMetaData().getTables(null, null, "%", new String[] {"TABLE"})) {
+        String catalog = dialect == Dialect.MYSQL ? current : null;
+        try (java.sql.ResultSet rs = raw.getMetaData().getTables(catalog, null, "%", new String[] {"TABLE"})) {
             while (rs.next()) {
                 String schema = rs.getString(dialect == Dialect.MYSQL ? "TABLE_CAT" : "TABLE_SCHEM");
                 String table = rs.getString("TABLE_NAME");
