@@ -83,6 +83,8 @@ public final class Node {
             node = new Node(config.node().orElseThrow(), config, dialect, schema, database);
             node.changeLog.install(raw, config.install());
             new ApplySchema(dialect, node.changeLog).install(raw, config.install());
+            // SPEC 5.3: keys naming columns of tables that exist now fail connect (22023); others at first use
+            TableRules.checkConfigured(config, raw, dialect);
             NODES.put(key, node);
             return node;
         }
@@ -217,9 +219,12 @@ public final class Node {
         if (known != null) return known;
         List<String> keyOverride = config.keyColumns(schema, table, schema, foldsToUpper())
                 .map(cols -> cols.stream().map(dialect::fold).toList()).orElse(null);
-        Optional<TableInfo> loaded;
+        Optional<TableInfo> loaded = TableCatalog.load(raw, dialect, schema, table, null);
+        if (loaded.isEmpty()) return loaded; // not cached: the table may be created later
+        // A table created after connect: its keys' columns are checked at its first use (SPEC 5.3)
+        TableRules.check(config, dialect, loaded.get(), schema);
         try {
-            loaded = TableCatalog.load(raw, dialect, schema, table, keyOverride);
+            if (keyOverride != null) loaded = TableCatalog.load(raw, dialect, schema, table, keyOverride);
         } catch (IllegalArgumentException e) {
             throw new CaptureException("repl.key." + table + "=" + String.join(",", keyOverride) + ": " + e.getMessage());
         }
