@@ -744,9 +744,10 @@ final class LockingStatementCapture implements StatementInterceptor {
             List<TypedValue> newKeys = new ArrayList<>();
             for (Locked row : chunk) newKeys.addAll(row.newKey());
             Map<List<TypedValue>, RowImage> after = readNew(update, chunk.size(), newKeys);
-            // Rows of a table without key may be identical: one image for all of them
+            // Rows of a table without key may be identical: one image for all of them (readNew checks they agree)
             TableInfo table = update.table();
-            long distinct = chunk.stream().map(row -> matchable(table, row.newKey())).distinct().count();
+            long distinct = !table.keyless() ? chunk.size()
+                    : chunk.stream().map(row -> matchable(table, row.newKey())).distinct().count();
             for (Locked row : chunk) {
                 RowImage newImage = after.get(matchable(table, row.newKey()));
                 if (newImage == null || after.size() != distinct) {
@@ -767,7 +768,17 @@ final class LockingStatementCapture implements StatementInterceptor {
                     ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     List<TypedValue> key = new ArrayList<>(read(rs, 1, table, table.key()).asMap().values());
-                    out.put(matchable(table, key), read(rs, 1 + table.key().size(), table, update.logged().newColumns()));
+                    RowImage image = read(rs, 1 + table.key().size(), table, update.logged().newColumns());
+                    RowImage other = out.put(matchable(table, key), image);
+                    if (other != null && table.keyless() && !other.equals(image)) {
+                        // Rows equal in every compared column got different new values (SET doc = doc || 'x'):
+                        // which LCR gets which cannot be told, so the statement is refused (and undone)
+                        throw new io.jdbcrepl.capture.CaptureException("UPDATE of " + table.qualifiedName()
+                                + ", a table without key, gave rows that are equal in every comparable column "
+                                + table.key() + " different new values of " + update.logged().newColumns()
+                                + ": the rows cannot be told apart; give the table a key or name one with repl.key."
+                                + table.name());
+                    }
                 }
             }
             return out;
