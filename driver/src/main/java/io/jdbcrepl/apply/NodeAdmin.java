@@ -83,6 +83,7 @@ public final class NodeAdmin implements ReplAdmin {
         ProgressStore progress = new ProgressStore(node.changeLog());
         List<PeerStatus> peers = new ArrayList<>();
         List<String> dropped = new ArrayList<>();
+        List<String> keyless;
         try (Connection local = local()) {
             for (String name : node.config().peers()) {
                 PeerConfig peer = node.config().peer(name);
@@ -114,8 +115,9 @@ public final class NodeAdmin implements ReplAdmin {
             for (Subscribers.Subscriber s : new Subscribers(node.dialect(), node.changeLog()).list(local)) {
                 if (s.droppedAt() != null) dropped.add(s.name());
             }
+            keyless = node.keylessTables(local);
         }
-        return new NodeStatus(node.name(), peers, dropped);
+        return new NodeStatus(node.name(), peers, dropped, keyless);
     }
 
     @Override

@@ -164,7 +164,7 @@ final class PrebuiltHandlers implements ConflictHandler {
             case UPDATE -> sql = RowSql.update(dialect, table, columns, key, List.of());
             case INSERT -> sql = RowSql.insert(dialect, table, columns);
             case DELETE -> {
-                sql = RowSql.delete(dialect, table.sql(), key, List.of());
+                sql = RowSql.delete(dialect, table.sql(), key, List.of(), table.info().keyless());
                 values.clear();
                 columns = List.of();
             }

@@ -479,7 +479,7 @@ final class RowApplier implements AutoCloseable {
                 List<String> key = key(t, lcr, values, types);
                 List<String> compared = compare ? compared(t, lcr, values, types) : List.of();
                 shape.append(key).append(compared);
-                sql = sqlOf(shape, () -> RowSql.delete(dialect, t.sql(), key, compared));
+                sql = sqlOf(shape, () -> RowSql.delete(dialect, t.sql(), key, compared, t.info().keyless()));
             }
             default -> throw new IllegalArgumentException("Cannot apply a " + lcr.commandType() + " LCR");
         }

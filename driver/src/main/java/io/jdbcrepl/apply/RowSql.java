@@ -8,7 +8,8 @@ import java.util.stream.Collectors;
 
 /**
  * The statements that apply row LCRs, per dialect: key columns compared with {@code =}, other
- * compared columns NULL-safely ({@code IS NOT DISTINCT FROM}, MariaDB {@code <=>}).
+ * compared columns NULL-safely ({@code IS NOT DISTINCT FROM}, MariaDB {@code <=>}); the key of a
+ * table without one (every comparable column) NULL-safely too, one row of several identical ones.
  */
 final class RowSql {
 
@@ -30,21 +31,28 @@ final class RowSql {
                         .collect(Collectors.joining(", ")) + ")";
     }
 
+    /**
+     * A table without key but every comparable column ({@code TableInfo.keyless}): the key is matched
+     * NULL-safely and, of several identical rows, one is changed.
+     */
     static String update(Dialect d, TableMap.LocalTable table, List<String> set, List<String> key, List<String> compared) {
-        return "UPDATE " + table.sql() + " SET "
+        String head = "UPDATE " + table.sql() + " SET "
                 + set.stream().map(c -> quote(d, c) + " = " + LargeObjects.assigned(table.columnInfo(c), "?"))
-                        .collect(Collectors.joining(", "))
-                + where(d, key, compared);
+                        .collect(Collectors.joining(", "));
+        return table.info().keyless() ? head + oneOf(d, table.sql(), key, compared) : head + where(d, key, compared, false);
     }
 
-    static String delete(Dialect d, String table, List<String> key, List<String> compared) {
-        return "DELETE FROM " + table + where(d, key, compared);
+    static String delete(Dialect d, String table, List<String> key, List<String> compared, boolean keyless) {
+        String head = "DELETE FROM " + table;
+        return keyless ? head + oneOf(d, table, key, compared) : head + where(d, key, compared, false);
     }
 
-    /** The current row by key: {@code columns} in order. */
+    /** The current row by key: {@code columns} in order (of a table without key, one of the identical rows). */
     static String select(Dialect d, TableMap.LocalTable table, List<String> columns, List<String> key) {
+        boolean keyless = table.info().keyless();
         return "SELECT " + columns.stream().map(c -> LargeObjects.selectItem(table.columnInfo(c), quote(d, c)))
-                .collect(Collectors.joining(", ")) + " FROM " + table.sql() + where(d, key, List.of());
+                .collect(Collectors.joining(", ")) + " FROM " + table.sql() + where(d, key, List.of(), keyless)
+                + (keyless ? " LIMIT 1" : "");
     }
 
     /**
@@ -56,9 +64,21 @@ final class RowSql {
         return select(d, table, columns, key) + " FOR UPDATE";
     }
 
-    private static String where(Dialect d, List<String> key, List<String> compared) {
+    /**
+     * The WHERE of a change of one row of a table without key (SPEC 3.3: an apply that matches
+     * several identical rows changes one of them): PostgreSQL picks it by {@code ctid}, MariaDB
+     * and H2 take {@code LIMIT 1}.
+     */
+    private static String oneOf(Dialect d, String table, List<String> key, List<String> compared) {
+        String where = where(d, key, compared, true);
+        if (d == Dialect.POSTGRESQL) return " WHERE ctid = (SELECT ctid FROM " + table + where + " LIMIT 1)";
+        return where + " LIMIT 1";
+    }
+
+    /** @param nullSafeKey also the key matched NULL-safely (a table without key, whose key columns may be NULL) */
+    private static String where(Dialect d, List<String> key, List<String> compared, boolean nullSafeKey) {
         String nullSafe = d == Dialect.MYSQL ? " <=> ?" : " IS NOT DISTINCT FROM ?";
-        String out = " WHERE " + list(d, key, " = ?", " AND ");
+        String out = " WHERE " + list(d, key, nullSafeKey ? nullSafe : " = ?", " AND ");
         return compared.isEmpty() ? out : out + " AND " + list(d, compared, nullSafe, " AND ");
     }
 

@@ -96,11 +96,15 @@ final class TableMap {
             for (String t : candidates(table)) {
                 List<String> keyOverride = config.keyColumns(s, t, localSchema, dialect == Dialect.H2)
                         .map(cols -> cols.stream().map(dialect::fold).toList()).orElse(null);
-                Optional<TableInfo> info = TableCatalog.load(local, dialect, s, t, keyOverride);
+                Optional<TableInfo> info = TableCatalog.load(local, dialect, s, t, null);
                 if (info.isEmpty()) continue;
-                if (info.get().key().isEmpty()) {
-                    throw new SQLException("Table " + info.get().qualifiedName() + " has no primary key: add one or name"
-                            + " a substitute key with repl.key." + t, "42P10");
+                // SPEC 5.3: the keys' columns, for a table created after connect checked at its first LCR
+                io.jdbcrepl.node.TableRules.check(config, dialect, info.get(), localSchema);
+                if (keyOverride != null) info = TableCatalog.load(local, dialect, s, t, keyOverride);
+                try {
+                    info = Optional.of(info.get().keyedByComparableColumns()); // SPEC 3.3: Oracle's rule without a key
+                } catch (IllegalArgumentException e) {
+                    throw new SQLException(e.getMessage(), "42P10");
                 }
                 Optional<ColumnSet> nc = config.noCompare(s, t, localSchema, dialect == Dialect.H2);
                 Set<String> noCompare = new java.util.HashSet<>();

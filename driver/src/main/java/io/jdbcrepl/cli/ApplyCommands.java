@@ -80,6 +80,10 @@ final class ApplyCommands {
         if (!status.droppedSubscribers().isEmpty()) {
             out.println("Dropped subscribers (silent longer than repl.retention): " + String.join(", ", status.droppedSubscribers()));
         }
+        if (!status.keylessTables().isEmpty()) {
+            out.println("Tables without primary key, replicated by every comparable column: "
+                    + String.join(", ", status.keylessTables()));
+        }
         return ExitCode.OK;
     }
 
@@ -100,6 +104,7 @@ final class ApplyCommands {
             return m;
         }).toList());
         out.put("droppedSubscribers", List.copyOf(status.droppedSubscribers()));
+        out.put("keylessTables", List.copyOf(status.keylessTables()));
         return out;
     }
 

@@ -83,7 +83,8 @@ final class VerifyCommand {
     }
 
     static void print(Report report, PrintStream out) {
-        out.println("verify " + report.table() + " by key " + String.join(", ", report.keyColumns()) + ":");
+        out.println("verify " + report.table() + (report.keyless() ? " (no primary key: every comparable column, rows"
+                + " counted) by " : " by key ") + String.join(", ", report.keyColumns()) + ":");
         int width = 4;
         for (NodeSummary n : report.nodes()) width = Math.max(width, n.node().length());
         out.printf("  %-" + width + "s  %12s  %s%n", "node", "rows", "checksum");
@@ -97,8 +98,11 @@ final class VerifyCommand {
         for (Difference d : report.differences()) {
             String key = keyText(report.keyColumns(), d.key());
             String where = String.join(", ", d.nodes());
-            out.println("  " + key + ": " + (d.kind() == TableVerifier.Kind.MISSING ? "missing on " + where
-                    : "differs on " + where + " in " + String.join(", ", d.columns())));
+            out.println("  " + key + ": " + switch (d.kind()) {
+                case MISSING -> "missing on " + where;
+                case COUNT -> "there a different number of times on " + where;
+                case DIFFERENT -> "differs on " + where + " in " + String.join(", ", d.columns());
+            });
         }
     }
 
@@ -112,6 +116,7 @@ final class VerifyCommand {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("table", report.table());
         out.put("key", report.keyColumns());
+        out.put("keyless", report.keyless());
         out.put("agree", report.agree());
         out.put("differingKeys", report.differingKeys());
         List<Object> nodes = new ArrayList<>();

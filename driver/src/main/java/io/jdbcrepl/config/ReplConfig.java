@@ -244,6 +244,21 @@ public final class ReplConfig {
         return noCompare;
     }
 
+    /**
+     * Every table a table-level key names ({@code repl.key}, {@code repl.loggroup},
+     * {@code repl.timestamp}, {@code repl.nocompare}, {@code repl.handler.*.table}), as written:
+     * the tables whose columns connect checks against the database (SPEC 5.3).
+     */
+    public java.util.Set<TableName> configuredTables() {
+        java.util.Set<TableName> out = new java.util.LinkedHashSet<>();
+        out.addAll(r.keyColumns.keySet());
+        out.addAll(r.logGroups.keySet());
+        out.addAll(r.timestamps.keySet());
+        out.addAll(r.noCompare.keySet());
+        for (HandlerDefinition h : r.handlers) out.add(h.table());
+        return out;
+    }
+
     /** The substitute key of a table; a key with a schema wins over one without. */
     public Optional<List<String>> keyColumns(String schema, String table, String currentSchema, boolean foldsToUpper) {
         return lookup(r.keyColumns, schema, table, currentSchema, foldsToUpper);

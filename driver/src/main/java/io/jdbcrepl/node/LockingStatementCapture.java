@@ -372,6 +372,7 @@ final class LockingStatementCapture implements StatementInterceptor {
 
         /** Deletes the locked rows by key and logs them; a count other than theirs fails the statement. */
         private long deleteByKey(ReturningPlan delete, List<RowImage> rows) throws SQLException {
+            if (delete.table().keyless()) return deleteSomeByKey(delete, rows);
             List<TypedValue> keys = new ArrayList<>();
             for (RowImage row : rows) {
                 for (String k : delete.table().key()) keys.add(row.get(k));
@@ -382,6 +383,32 @@ final class LockingStatementCapture implements StatementInterceptor {
                 if (n != rows.size()) {
                     throw new SQLException("DELETE on " + delete.table().qualifiedName() + " locked " + rows.size()
                             + " rows and deleted " + n + " of them by key: the statement is undone", "XX000");
+                }
+            }
+            for (RowImage row : rows) log.add(image(row, delete.logged().oldColumns()).valuesJson(), null);
+            return rows.size();
+        }
+
+        /**
+         * A table without key: the locked rows a key at a time (identical rows share one), each key's
+         * DELETE limited to as many rows as were locked with it; a count other than theirs fails the statement.
+         */
+        private long deleteSomeByKey(ReturningPlan delete, List<RowImage> rows) throws SQLException {
+            TableInfo table = delete.table();
+            Map<List<TypedValue>, Integer> byKey = new java.util.LinkedHashMap<>();
+            for (RowImage row : rows) {
+                List<TypedValue> key = new ArrayList<>();
+                for (String k : table.key()) key.add(row.get(k));
+                byKey.merge(key, 1, Integer::sum);
+            }
+            for (Map.Entry<List<TypedValue>, Integer> e : byKey.entrySet()) {
+                try (PreparedStatement ps = binder.prepare(connection, delete.keyed().deleteSome(e.getValue()), e.getKey())) {
+                    changed = true;
+                    long n = ps.executeLargeUpdate();
+                    if (n != e.getValue()) {
+                        throw new SQLException("DELETE on " + table.qualifiedName() + " locked " + e.getValue()
+                                + " identical rows and deleted " + n + " of them: the statement is undone", "XX000");
+                    }
                 }
             }
             for (RowImage row : rows) log.add(image(row, delete.logged().oldColumns()).valuesJson(), null);
@@ -575,7 +602,8 @@ final class LockingStatementCapture implements StatementInterceptor {
                     }
                     if (rows.isEmpty()) break;
                     boolean morePages = update.paged() && rows.size() == update.pageSize();
-                    if (savepoint == null && !ownTransaction && lastKey == null && (morePages || update.keyAssigned())) {
+                    if (savepoint == null && !ownTransaction && lastKey == null && (morePages || update.keyAssigned()
+                            || update.table().keyless())) {
                         // Several steps change rows: a failure must undo them all, as the statement's would.
                         savepoint = connection.setSavepoint();
                     }
@@ -677,6 +705,7 @@ final class LockingStatementCapture implements StatementInterceptor {
 
         /** The restricted UPDATE and the LCRs of some locked rows, a page at a time. */
         private long changeAndLog(UpdatePlan update, List<Locked> rows) throws SQLException {
+            if (update.table().keyless()) return changeAndLogByKey(update, rows);
             long count = 0;
             for (int from = 0; from < rows.size(); from += update.pageSize()) {
                 List<Locked> chunk = rows.subList(from, Math.min(rows.size(), from + update.pageSize()));
@@ -691,14 +720,38 @@ final class LockingStatementCapture implements StatementInterceptor {
             return count;
         }
 
+        /**
+         * A table without key: the locked rows a key at a time (identical rows share one), each key's
+         * UPDATE limited to as many rows as were locked with it, then read back and logged.
+         */
+        private long changeAndLogByKey(UpdatePlan update, List<Locked> rows) throws SQLException {
+            Map<List<TypedValue>, List<Locked>> byKey = new java.util.LinkedHashMap<>();
+            for (Locked row : rows) byKey.computeIfAbsent(row.key(), k -> new ArrayList<>()).add(row);
+            long count = 0;
+            for (List<Locked> same : byKey.values()) {
+                try (PreparedStatement ps = binder.prepare(connection, update.updateSome(same.size()), same.get(0).key())) {
+                    count += ps.executeLargeUpdate();
+                }
+                changed = true;
+                for (int from = 0; from < same.size(); from += update.pageSize()) {
+                    readBackAndLog(update, same.subList(from, Math.min(same.size(), from + update.pageSize())));
+                }
+            }
+            return count;
+        }
+
         /** The new values of some changed rows (at most a page), read by their new keys, and their LCRs. */
         private void readBackAndLog(UpdatePlan update, List<Locked> chunk) throws SQLException {
             List<TypedValue> newKeys = new ArrayList<>();
             for (Locked row : chunk) newKeys.addAll(row.newKey());
             Map<List<TypedValue>, RowImage> after = readNew(update, chunk.size(), newKeys);
+            // Rows of a table without key may be identical: one image for all of them (readNew checks they agree)
+            TableInfo table = update.table();
+            long distinct = !table.keyless() ? chunk.size()
+                    : chunk.stream().map(row -> matchable(table, row.newKey())).distinct().count();
             for (Locked row : chunk) {
-                RowImage newImage = after.get(row.newKey());
-                if (newImage == null || after.size() != chunk.size()) {
+                RowImage newImage = after.get(matchable(table, row.newKey()));
+                if (newImage == null || after.size() != distinct) {
                     throw new SQLException("Capture could not read back the row of " + update.table().qualifiedName()
                             + " with key " + row.newKey() + " after updating it: the new key of a key update must"
                             + " be computable before the update (no RAND(), UUID() or subqueries on the same table)",
@@ -716,7 +769,17 @@ final class LockingStatementCapture implements StatementInterceptor {
                     ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     List<TypedValue> key = new ArrayList<>(read(rs, 1, table, table.key()).asMap().values());
-                    out.put(key, read(rs, 1 + table.key().size(), table, update.logged().newColumns()));
+                    RowImage image = read(rs, 1 + table.key().size(), table, update.logged().newColumns());
+                    RowImage other = out.put(matchable(table, key), image);
+                    if (other != null && table.keyless() && !other.equals(image)) {
+                        // Rows equal in every compared column got different new values (SET doc = doc || 'x'):
+                        // which LCR gets which cannot be told, so the statement is refused (and undone)
+                        throw new io.jdbcrepl.capture.CaptureException("UPDATE of " + table.qualifiedName()
+                                + ", a table without key, gave rows that are equal in every comparable column "
+                                + table.key() + " different new values of " + update.logged().newColumns()
+                                + ": the rows cannot be told apart; give the table a key or name one with repl.key."
+                                + table.name());
+                    }
                 }
             }
             return out;
@@ -735,6 +798,19 @@ final class LockingStatementCapture implements StatementInterceptor {
     /** UPDATE IGNORE: the row was skipped (or set to the values it had); either way nothing changed. */
     private static boolean unchangedByIgnore(UpdatePlan update, RowImage old, RowImage after) {
         return update.ignore() && image(old, update.logged().newColumns()).equals(after);
+    }
+
+    /**
+     * A key as the read back matches it: of a table without key, whose every assignment is a key
+     * update, decimals without their scale (SET amount = 11 reads back as 11.00).
+     */
+    private static List<TypedValue> matchable(TableInfo table, List<TypedValue> key) {
+        if (!table.keyless()) return key;
+        List<TypedValue> out = new ArrayList<>(key.size());
+        for (TypedValue v : key) {
+            out.add(v.value() instanceof java.math.BigDecimal d ? new TypedValue(v.type(), d.stripTrailingZeros()) : v);
+        }
+        return out;
     }
 
     /** A locked row: its key, its key after the update, and its old image. */

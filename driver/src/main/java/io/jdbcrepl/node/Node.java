@@ -83,6 +83,8 @@ public final class Node {
             node = new Node(config.node().orElseThrow(), config, dialect, schema, database);
             node.changeLog.install(raw, config.install());
             new ApplySchema(dialect, node.changeLog).install(raw, config.install());
+            // SPEC 5.3: keys naming columns of tables that exist now fail connect (22023); others at first use
+            TableRules.checkConfigured(config, raw, dialect);
             NODES.put(key, node);
             return node;
         }
@@ -217,18 +219,21 @@ public final class Node {
         if (known != null) return known;
         List<String> keyOverride = config.keyColumns(schema, table, schema, foldsToUpper())
                 .map(cols -> cols.stream().map(dialect::fold).toList()).orElse(null);
-        Optional<TableInfo> loaded;
+        Optional<TableInfo> loaded = TableCatalog.load(raw, dialect, schema, table, null);
+        if (loaded.isEmpty()) return loaded; // not cached: the table may be created later
+        // A table created after connect: its keys' columns are checked at its first use (SPEC 5.3)
+        TableRules.check(config, dialect, loaded.get(), schema);
         try {
-            loaded = TableCatalog.load(raw, dialect, schema, table, keyOverride);
+            if (keyOverride != null) loaded = TableCatalog.load(raw, dialect, schema, table, keyOverride);
         } catch (IllegalArgumentException e) {
             throw new CaptureException("repl.key." + table + "=" + String.join(",", keyOverride) + ": " + e.getMessage());
         }
-        if (loaded.isPresent() && loaded.get().key().isEmpty()) {
-            throw new CaptureException("Table " + loaded.get().qualifiedName() + " is replicated but has no primary key:"
-                    + " add one, name a substitute key with repl.key." + table + "=<columns>, or leave the table out"
-                    + " with repl.exclude");
-        }
         if (loaded.isEmpty()) return loaded; // not cached: the table may be created later
+        try {
+            loaded = Optional.of(loaded.get().keyedByComparableColumns()); // SPEC 3.3: Oracle's rule without a key
+        } catch (IllegalArgumentException e) {
+            throw new CaptureException(e.getMessage());
+        }
         for (String k : loaded.get().key()) {
             if (loaded.get().column(k).map(io.jdbcrepl.capture.pg.LargeObjects::is).orElse(false)) {
                 throw new CaptureException("Table " + loaded.get().qualifiedName() + " is replicated with large object"
@@ -239,6 +244,37 @@ public final class Node {
         settings(loaded.get()); // fails now on unknown columns in log groups or timestamps
         tables.put(key, loaded);
         return loaded;
+    }
+
+    /** Schemas (MariaDB: databases) of the system, whose tables are never replicated. */
+    private static final java.util.Set<String> SYSTEM_SCHEMAS = java.util.Set.of("information_schema", "pg_catalog",
+            "pg_toast", "mysql", "performance_schema", "sys");
+
+    /**
+     * The replicated tables of this database that have neither primary nor substitute key, as
+     * {@code schema.table}: replicated by every comparable column (SPEC 3.3), which {@code status} lists.
+     * MariaDB/MySQL: the tables of the node's database (a server holds many databases, of other nodes too).
+     */
+    public List<String> keylessTables(Connection raw) throws SQLException {
+        String current = TableCatalog.currentSchema(raw, dialect);
+        List<String[]> candidates = new ArrayList<>();
+        String catalog = dialect == Dialect.MYSQL ? current : null;
+        try (java.sql.ResultSet rs = raw.getMetaData().getTables(catalog, null, "%", new String[] {"TABLE"})) {
+            while (rs.next()) {
+                String schema = rs.getString(dialect == Dialect.MYSQL ? "TABLE_CAT" : "TABLE_SCHEM");
+                String table = rs.getString("TABLE_NAME");
+                if (schema == null || SYSTEM_SCHEMAS.contains(schema.toLowerCase(Locale.ROOT))) continue;
+                if (!config.isReplicated(schema, table, current, foldsToUpper())) continue;
+                if (config.keyColumns(schema, table, current, foldsToUpper()).isPresent()) continue;
+                candidates.add(new String[] {schema, table});
+            }
+        }
+        List<String> out = new ArrayList<>();
+        for (String[] t : candidates) {
+            Optional<TableInfo> info = TableCatalog.load(raw, dialect, t[0], t[1], null);
+            if (info.isPresent() && info.get().key().isEmpty()) out.add(t[0] + "." + t[1]);
+        }
+        return out;
     }
 
     /** Forgets one table's metadata (its plans stay: they are checked again by the database). */

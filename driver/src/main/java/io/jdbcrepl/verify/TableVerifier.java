@@ -26,6 +26,8 @@ import java.util.Optional;
  * and merged, so memory does not grow with the table; rows are compared by {@link CanonicalValue}
  * column by column. Lists the keys that are missing somewhere or whose rows differ (up to a
  * limit, counting all), and per node the row count and an order-independent checksum of its rows.
+ * A table without primary key is keyed by every comparable column (SPEC 3.3) and compared as a
+ * multiset: identical rows are counted, and a row there a different number of times differs.
  */
 public final class TableVerifier {
 
@@ -33,8 +35,11 @@ public final class TableVerifier {
     public record Side(String node, Connection connection, Dialect dialect) {
     }
 
-    /** How a key differs: missing on some nodes, or its row differs on some nodes. */
-    public enum Kind { MISSING, DIFFERENT }
+    /**
+     * How a key differs: missing on some nodes, or its row differs on some nodes, or (a table
+     * without key) its identical rows are there a different number of times on some nodes.
+     */
+    public enum Kind { MISSING, DIFFERENT, COUNT }
 
     /**
      * @param key     the key's values, canonical text
@@ -48,9 +53,12 @@ public final class TableVerifier {
     public record NodeSummary(String node, String table, long rows, String checksum) {
     }
 
-    /** @param differingKeys every differing key, also those past the listing limit */
+    /**
+     * @param differingKeys every differing key, also those past the listing limit
+     * @param keyless       the table has no primary key: keyed by every comparable column, compared as a multiset
+     */
     public record Report(String table, List<String> keyColumns, List<NodeSummary> nodes, List<Difference> differences,
-            long differingKeys) {
+            long differingKeys, boolean keyless) {
 
         public boolean agree() {
             return differingKeys == 0;
@@ -75,10 +83,6 @@ public final class TableVerifier {
         List<TableInfo> infos = new ArrayList<>();
         for (Side side : sides) infos.add(resolve(side, table));
         TableInfo first = infos.get(0);
-        if (first.key().isEmpty()) {
-            throw new SQLException("Table " + first.qualifiedName() + " on node " + sides.get(0).node()
-                    + " has no primary key: verify compares rows by key", "42P10");
-        }
         // The key first: each reader's first columns are the key it orders and merges by.
         List<String> columns = new ArrayList<>(first.key());
         for (ColumnInfo c : first.columns()) if (!first.isKey(c.name())) columns.add(c.name());
@@ -122,6 +126,7 @@ public final class TableVerifier {
             List<String> missing = new ArrayList<>();
             Reader reference = null;
             List<String> differ = new ArrayList<>();
+            List<String> counted = new ArrayList<>();
             List<String> differentColumns = new ArrayList<>();
             for (Reader r : readers) {
                 if (r.key == null || order.compare(r.key, smallest) != 0) {
@@ -132,17 +137,27 @@ public final class TableVerifier {
                     reference = r;
                     continue;
                 }
-                List<String> cols = differingColumns(columns, reference.row, r.row);
+                if (reference.group.size() != r.group.size()) {
+                    counted.add(r.side.node());
+                    continue;
+                }
+                List<String> cols = new ArrayList<>();
+                for (int g = 0; g < r.group.size(); g++) {
+                    for (String c : differingColumns(columns, reference.group.get(g), r.group.get(g))) {
+                        if (!cols.contains(c)) cols.add(c);
+                    }
+                }
                 if (!cols.isEmpty()) {
                     differ.add(r.side.node());
                     for (String c : cols) if (!differentColumns.contains(c)) differentColumns.add(c);
                 }
             }
             List<String> keyText = smallest.stream().map(KeyPart::toString).toList();
-            if (!missing.isEmpty() || !differ.isEmpty()) {
+            if (!missing.isEmpty() || !differ.isEmpty() || !counted.isEmpty()) {
                 differing++;
                 if (differences.size() < limit) {
                     if (!missing.isEmpty()) differences.add(new Difference(keyText, Kind.MISSING, missing, List.of()));
+                    if (!counted.isEmpty()) differences.add(new Difference(keyText, Kind.COUNT, counted, List.of()));
                     if (!differ.isEmpty()) differences.add(new Difference(keyText, Kind.DIFFERENT, differ, differentColumns));
                 }
             }
@@ -154,7 +169,7 @@ public final class TableVerifier {
         for (Reader r : readers) {
             nodes.add(new NodeSummary(r.side.node(), r.info.qualifiedName(), r.rows, String.format("%016x", r.checksum)));
         }
-        return new Report(first.name(), first.key(), nodes, differences, differing);
+        return new Report(first.name(), first.key(), nodes, differences, differing, first.keyless());
     }
 
     private static List<String> differingColumns(List<String> columns, String[] a, String[] b) {
@@ -200,7 +215,12 @@ public final class TableVerifier {
         for (String s : candidates(side, schema, true)) {
             for (String n : candidates(side, name, false)) {
                 Optional<TableInfo> info = TableCatalog.load(side.connection(), side.dialect(), s, n, null);
-                if (info.isPresent()) return info.get();
+                if (info.isEmpty()) continue;
+                try {
+                    return info.get().keyedByComparableColumns();
+                } catch (IllegalArgumentException e) {
+                    throw new SQLException(e.getMessage(), "42P10");
+                }
             }
         }
         throw new SQLException("Table " + table + " does not exist on node " + side.node()
@@ -233,12 +253,18 @@ public final class TableVerifier {
         final TableInfo info;
         final ValueType[] types;
         final int keySize;
+        /** A table without key: rows with equal keys are read together ({@link #group}). */
+        final boolean multiset;
         private final PreparedStatement statement;
         private final ResultSet rows_;
         private final boolean autoCommit;
         private final MessageDigest digest;
         List<KeyPart> key;
         String[] row;
+        /** The rows with the current key, ordered (one, unless the table has no key). */
+        List<String[]> group;
+        /** The row read past the end of the group. */
+        private String[] ahead;
         long rows;
         long checksum;
 
@@ -249,6 +275,7 @@ public final class TableVerifier {
             this.side = side;
             this.info = info;
             this.keySize = reference.key().size();
+            this.multiset = reference.keyless();
             Connection c = side.connection();
             List<ColumnInfo> ordered = new ArrayList<>();
             for (String name : columns) ordered.add(find(info, name).orElseThrow());
@@ -265,6 +292,8 @@ public final class TableVerifier {
             for (int i = 0; i < keySize; i++) {
                 if (i > 0) sql.append(", ");
                 sql.append(orderTerm(side.dialect(), ordered.get(i)));
+                // NULL first, as CanonicalValue orders (MariaDB's and H2's default; not PostgreSQL's)
+                if (multiset && side.dialect() != Dialect.MYSQL) sql.append(" NULLS FIRST");
             }
             autoCommit = c.getAutoCommit();
             // PostgreSQL streams with a fetch size only outside auto-commit.
@@ -281,29 +310,57 @@ public final class TableVerifier {
             }
         }
 
-        /** Reads the next row; its first {@code keySize} columns are the key. */
+        /** Reads the next key: its row, or (a table without key) every row with that key. */
         void advance() throws SQLException {
-            if (!rows_.next()) {
+            String[] values = ahead != null ? ahead : next();
+            ahead = null;
+            if (values == null) {
                 key = null;
                 row = null;
+                group = null;
                 return;
             }
-            String[] values = new String[types.length];
-            for (int i = 0; i < types.length; i++) {
-                Object value = types[i].read(rows_, i + 1);
-                values[i] = json[i] && value != null ? CanonicalValue.json(value.toString()) : CanonicalValue.of(types[i], value);
-            }
-            List<KeyPart> next = new ArrayList<>(keySize);
-            for (int i = 0; i < keySize; i++) next.add(new KeyPart(types[i], values[i]));
+            List<KeyPart> next = keyOf(values);
             if (key != null && CanonicalValue.keyOrder().compare(key, next) >= 0) {
                 throw new SQLException("Node " + side.node() + " returned the keys of " + info.qualifiedName()
                         + " out of order (" + key + " then " + next + "): its collation orders them differently"
                         + " from the other nodes", "55000");
             }
+            List<String[]> same = new ArrayList<>();
+            same.add(values);
+            while (multiset) {
+                String[] more = next();
+                if (more == null) break;
+                if (CanonicalValue.keyOrder().compare(next, keyOf(more)) != 0) {
+                    ahead = more;
+                    break;
+                }
+                same.add(more);
+            }
+            same.sort(TableVerifier::compareRows); // identical in the key, maybe not in a LOB
             key = next;
             row = values;
+            group = same;
+        }
+
+        /** The next row's canonical values, counted and summed into the checksum; null at the end. */
+        private String[] next() throws SQLException {
+            if (!rows_.next()) return null;
+            String[] values = new String[types.length];
+            for (int i = 0; i < types.length; i++) {
+                Object value = types[i].read(rows_, i + 1);
+                values[i] = json[i] && value != null ? CanonicalValue.json(value.toString()) : CanonicalValue.of(types[i], value);
+            }
             rows++;
             checksum += hash(values);
+            return values;
+        }
+
+        /** The first {@code keySize} columns. */
+        private List<KeyPart> keyOf(String[] values) {
+            List<KeyPart> out = new ArrayList<>(keySize);
+            for (int i = 0; i < keySize; i++) out.add(new KeyPart(types[i], values[i]));
+            return out;
         }
 
         /** An order-independent checksum: the sum of the rows' 64-bit hashes. */
@@ -333,6 +390,19 @@ public final class TableVerifier {
                 }
             }
         }
+    }
+
+    /** Rows in a fixed order, NULL first: the rows of one key of a table without key, to compare as multisets. */
+    private static int compareRows(String[] a, String[] b) {
+        for (int i = 0; i < a.length; i++) {
+            if (a[i] == null || b[i] == null) {
+                if (a[i] != b[i]) return a[i] == null ? -1 : 1;
+                continue;
+            }
+            int c = a[i].compareTo(b[i]);
+            if (c != 0) return c;
+        }
+        return 0;
     }
 
     private static String orderTerm(Dialect dialect, ColumnInfo column) {

@@ -36,10 +36,24 @@ class RowSqlTest {
 
     @Test
     void deleteAndSelectByKey() {
-        assertThat(RowSql.delete(Dialect.H2, "\"S\".\"T\"", List.of("A", "B"), List.of("C")))
+        assertThat(RowSql.delete(Dialect.H2, "\"S\".\"T\"", List.of("A", "B"), List.of("C"), false))
                 .isEqualTo("DELETE FROM \"S\".\"T\" WHERE \"A\" = ? AND \"B\" = ? AND \"C\" IS NOT DISTINCT FROM ?");
         assertThat(RowSql.select(Dialect.MYSQL, table("`t`", "a", "b"), List.of("a", "b"), List.of("a")))
                 .isEqualTo("SELECT `a`, `b` FROM `t` WHERE `a` = ?");
+    }
+
+    @Test
+    void aTableWithoutKeyIsMatchedNullSafelyAndOneOfIdenticalRowsChanges() {
+        List<String> key = List.of("a", "b");
+        assertThat(RowSql.update(Dialect.POSTGRESQL, keyless("\"t\"", "a", "b", "c"), List.of("b"), key, List.of("c"))).isEqualTo(
+                "UPDATE \"t\" SET \"b\" = ? WHERE ctid = (SELECT ctid FROM \"t\" WHERE \"a\" IS NOT DISTINCT FROM ?"
+                        + " AND \"b\" IS NOT DISTINCT FROM ? AND \"c\" IS NOT DISTINCT FROM ? LIMIT 1)");
+        assertThat(RowSql.delete(Dialect.MYSQL, "`t`", key, List.of(), true))
+                .isEqualTo("DELETE FROM `t` WHERE `a` <=> ? AND `b` <=> ? LIMIT 1");
+        assertThat(RowSql.update(Dialect.H2, keyless("\"T\"", "A", "B"), List.of("B"), List.of("A"), List.of()))
+                .isEqualTo("UPDATE \"T\" SET \"B\" = ? WHERE \"A\" IS NOT DISTINCT FROM ? LIMIT 1");
+        assertThat(RowSql.selectForUpdate(Dialect.H2, keyless("\"T\"", "A", "B"), List.of("A", "B"), List.of("A")))
+                .isEqualTo("SELECT \"A\", \"B\" FROM \"T\" WHERE \"A\" IS NOT DISTINCT FROM ? LIMIT 1 FOR UPDATE");
     }
 
     @Test
@@ -59,9 +73,17 @@ class RowSqlTest {
 
     /** A destination table of text columns, the first one its key. */
     private static TableMap.LocalTable table(String sql, String... columns) {
-        List<ColumnInfo> infos = java.util.Arrays.stream(columns)
-                .map(c -> new ColumnInfo(c, ValueType.STRING, "varchar", true, false)).toList();
-        return new TableMap.LocalTable(new TableInfo(null, "t", infos, List.of(columns[0])), sql, Set.of(), false);
+        return new TableMap.LocalTable(new TableInfo(null, "t", columns(columns), List.of(columns[0])), sql, Set.of(), false);
+    }
+
+    /** A destination table of text columns without key: keyed by all of them. */
+    private static TableMap.LocalTable keyless(String sql, String... columns) {
+        return new TableMap.LocalTable(new TableInfo(null, "t", columns(columns), List.of()).keyedByComparableColumns(),
+                sql, Set.of(), false);
+    }
+
+    private static List<ColumnInfo> columns(String... names) {
+        return java.util.Arrays.stream(names).map(c -> new ColumnInfo(c, ValueType.STRING, "varchar", true, false)).toList();
     }
 
     @Test

@@ -12,4 +12,16 @@ import io.jdbcrepl.lcr.ValueType;
  * @param generated whether the database computes it (GENERATED ALWAYS / virtual): never assigned
  */
 public record ColumnInfo(String name, ValueType type, String typeName, boolean nullable, boolean generated) {
+
+    /** Type names of large objects, which a table without key does not match rows by (SPEC 3.3). */
+    private static final java.util.regex.Pattern LARGE = java.util.regex.Pattern.compile(
+            "(?i).*(blob|clob|large object|bytea|longtext|xml).*");
+
+    /**
+     * Whether rows can be matched by this column with {@code =} on every supported database: not a
+     * LOB, JSON or large binary (Oracle's rule for the key of a table without one).
+     */
+    public boolean comparable() {
+        return type != ValueType.JSON && (typeName == null || !LARGE.matcher(typeName).matches());
+    }
 }

@@ -20,6 +20,8 @@ public final class TableInfo {
     private final List<String> key;
     private final Map<String, ColumnInfo> byFoldedName = new LinkedHashMap<>();
     private final Map<String, List<String>> constraints;
+    /** Whether the key is every comparable column: the table has neither primary nor substitute key (SPEC 3.3). */
+    private final boolean keyless;
     /** Columns of the table's unique indexes, or null when not known (then every column may be one). */
     private final java.util.Set<String> uniqueIndexColumns;
 
@@ -39,6 +41,12 @@ public final class TableInfo {
      */
     public TableInfo(String schema, String name, List<ColumnInfo> columns, List<String> key,
             Map<String, List<String>> constraints, java.util.Set<String> uniqueIndexColumns) {
+        this(schema, name, columns, key, constraints, uniqueIndexColumns, false);
+    }
+
+    private TableInfo(String schema, String name, List<ColumnInfo> columns, List<String> key,
+            Map<String, List<String>> constraints, java.util.Set<String> uniqueIndexColumns, boolean keyless) {
+        this.keyless = keyless;
         this.schema = schema;
         this.name = name;
         this.columns = List.copyOf(columns);
@@ -54,6 +62,32 @@ public final class TableInfo {
         constraints.forEach((n, cols) -> copy.put(n, List.copyOf(cols)));
         this.constraints = java.util.Collections.unmodifiableMap(copy);
         this.uniqueIndexColumns = uniqueIndexColumns == null ? null : java.util.Set.copyOf(uniqueIndexColumns);
+    }
+
+    /**
+     * This table as replicated without a primary or substitute key: its key is every comparable
+     * column (Oracle's rule, SPEC 3.3); a table with a key is returned as it is.
+     *
+     * @throws IllegalArgumentException when no column can be compared (only LOB or JSON columns)
+     */
+    public TableInfo keyedByComparableColumns() {
+        if (!key.isEmpty()) return this;
+        List<String> comparable = columns.stream().filter(ColumnInfo::comparable).map(ColumnInfo::name).toList();
+        if (comparable.isEmpty()) {
+            throw new IllegalArgumentException("Table " + qualifiedName() + " has no primary key, no substitute key"
+                    + " and no column that rows can be matched by (only LOB or JSON columns " + columns.stream()
+                            .map(ColumnInfo::name).toList() + "): add a primary key or name a substitute key with repl.key."
+                    + name + "=<columns>, or leave the table out with repl.exclude");
+        }
+        return new TableInfo(schema, name, columns, comparable, constraints, uniqueIndexColumns, true);
+    }
+
+    /**
+     * Whether the table has neither primary nor substitute key, so that its key is every comparable
+     * column: rows may be identical, and a change by key changes one of them.
+     */
+    public boolean keyless() {
+        return keyless;
     }
 
     /**
@@ -86,7 +120,10 @@ public final class TableInfo {
         return columns;
     }
 
-    /** The key columns' stored names, in key order; never empty for a replicated table. */
+    /**
+     * The key columns' stored names, in key order; never empty for a replicated table (every
+     * comparable column of a {@link #keyless} one).
+     */
     public List<String> key() {
         return key;
     }
@@ -108,6 +145,6 @@ public final class TableInfo {
 
     @Override
     public String toString() {
-        return qualifiedName() + columns.stream().map(ColumnInfo::name).toList() + " key " + key;
+        return qualifiedName() + columns.stream().map(ColumnInfo::name).toList() + (keyless ? " keyless " : " key ") + key;
     }
 }

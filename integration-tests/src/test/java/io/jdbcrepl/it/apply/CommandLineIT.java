@@ -87,6 +87,24 @@ class CommandLineIT {
     }
 
     @Test
+    void statusListsTheReplicatedTablesWithoutKey() throws Exception {
+        cluster = new Cluster(databases.nodes(Vendor.POSTGRESQL, "cli_keyless", 2));
+        cluster.ddl(v -> List.of("CREATE TABLE employees (employee_id INT PRIMARY KEY, salary DECIMAL(10,2))",
+                "CREATE TABLE history (h_id INT, note TEXT)", "CREATE TABLE keyed (a INT, b INT)"));
+        Map<String, String> key = Map.of("repl.key.keyed", "a");
+        cluster.with(0, key);
+        Run status = cli("status", "--url", cluster.url(0));
+        assertThat(status.exit()).as(status.err()).isZero();
+        assertThat(status.out().lines().toList())
+                .contains("Tables without primary key, replicated by every comparable column: public.history");
+        Run json = cli("status", "--url", cluster.url(0), "--json");
+        assertThat(json.exit()).isZero();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> parsed = (Map<String, Object>) Json.read(json.out().trim());
+        assertThat(parsed.get("keylessTables")).isEqualTo(List.of("public.history"));
+    }
+
+    @Test
     void waitTimesOutWhenNothingApplies() throws Exception {
         twoNodes(Map.of("repl.apply", "false"));
         cluster.execute(1, "UPDATE employees SET salary = 5000 WHERE employee_id = 200");

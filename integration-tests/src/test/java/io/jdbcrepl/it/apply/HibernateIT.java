@@ -16,7 +16,6 @@ import jakarta.persistence.Table;
 import org.hibernate.SessionFactory;
 import org.hibernate.cfg.AvailableSettings;
 import org.hibernate.cfg.Configuration;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -111,13 +110,11 @@ class HibernateIT extends ClusterTest {
     }
 
     @Test
-    @Disabled("needs keyless tables (an @ElementCollection List's table has no key) from branch keyless")
     void postgresElementCollection() throws Exception {
         elementCollection(Vendor.POSTGRESQL);
     }
 
     @Test
-    @Disabled("needs keyless tables (an @ElementCollection List's table has no key) from branch keyless")
     void mariaDbElementCollection() throws Exception {
         elementCollection(Vendor.MARIADB);
     }

@@ -38,7 +38,7 @@ class CaptureBadInputIT {
 
     static final String ITEM = "CREATE TABLE item (id int PRIMARY KEY, name text NOT NULL, qty int, note text)";
     static final String PRICE = "CREATE TABLE price (item_id int PRIMARY KEY, amount numeric(8,2) NOT NULL)";
-    static final String AUDIT = "CREATE TABLE audit (item_id int, what text)"; // no key: capture would refuse it
+    static final String AUDIT = "CREATE TABLE audit (item_id int, what text)"; // no key: keyed by every column if replicated
     static final String SEED = "INSERT INTO item VALUES (1, 'a', 1, NULL), (2, 'b', 2, 'x')";
     static final String SEED_PRICES = "INSERT INTO price VALUES (1, 9.50), (2, 12.00)";
 

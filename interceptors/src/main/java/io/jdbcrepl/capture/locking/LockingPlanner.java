@@ -200,6 +200,11 @@ public final class LockingPlanner {
         // MariaDB: DELETE x FROM t x (the only way to alias it before 11.6) is multi-table syntax, which
         // takes no RETURNING: its rows are read under the alias and deleted by key like H2's below.
         boolean mariaDbAlias = dialect == LockingDialect.MARIADB && dml.target().alias() != null;
+        if (mariaDbAlias && table.keyless()) {
+            // its rows are deleted with the application's WHERE, which names the alias DELETE FROM t cannot have
+            throw unsupported(dml, table, "an alias on a table without a key (DELETE x FROM t x)", "write DELETE FROM t"
+                    + " without the alias");
+        }
         if (mariaDbAlias && dml.ignore()) {
             throw unsupported(dml, table, "IGNORE and an alias (DELETE IGNORE x FROM t x)", "write DELETE IGNORE FROM t"
                     + " without the alias");
@@ -215,7 +220,7 @@ public final class LockingPlanner {
         String deleteRef = mariaDbAlias ? dialect.quote(dml.target().foldedName(dialect.sqlDialect())) : ref;
         PlannedSql prefix = new SqlBuilder().sql("DELETE FROM ").sql(deleteTarget).sql(" WHERE ").build();
         return whole.withKeyed(new ReturningPlan.Keyed(pageSize, lockingRead(dml, head.build(), ref, table.key(), false, false),
-                prefix, table.key(), deleteRef, dialect));
+                prefix, table, deleteRef, dialect, keylessFilter(dml, table)));
     }
 
     /**
@@ -331,12 +336,14 @@ public final class LockingPlanner {
         boolean keyEquality = KeyEquality.matches(dml.where(), table.key(), dml.target().foldedName(dialect.sqlDialect()),
                 dml.target().alias(), dialect.sqlDialect());
         boolean oneRow = dialect == LockingDialect.MARIADB && !keyAssigned && dml.orderBy() == null && dml.limit() == null
-                && keyEquality;
+                && keyEquality && !table.keyless();
         // H2 checks unique indexes once the statement has changed all its rows: an UPDATE assigning
         // a column of one (SET u = u + 1) would fail a page at a time where the raw one succeeds
         boolean uniqueAssigned = dialect == LockingDialect.H2 && assigned.stream().anyMatch(table::mayBeLockKey);
+        // Nor a table without key: a NULL in its key has no place in key order, and identical rows are
+        // changed a key at a time, as many as were locked, which needs all the locked rows at hand.
         boolean paged = dml.orderBy() == null && dml.limit() == null && !keyAssigned && !dml.whereHasSubquery()
-                && !keyEquality && !uniqueAssigned;
+                && !keyEquality && !uniqueAssigned && !table.keyless();
         PlannedSql head = readHead(dml, table, ref, otherOld, assigned, keyAssigned, false);
         PlannedSql firstRead = lockingRead(dml, head, ref, pageKeys, paged, false);
         PlannedSql nextRead = paged ? lockingRead(dml, head, ref, pageKeys, true, true) : null;
@@ -372,14 +379,25 @@ public final class LockingPlanner {
         if (dml.orderBy() != null && dialect == LockingDialect.MARIADB) suffix.sql(" ORDER BY ").fragment(dml.orderBy());
         PlannedSql updatePrefix = update.build();
         // Unbounded and not paged by key: spilled to a temporary table when it locks more than a page
-        boolean bounded = keyEquality || literalLimit(dml) <= pageSize;
+        boolean bounded = keyEquality || literalLimit(dml) <= pageSize || table.keyless();
         UpdatePlan.Spill spill = paged || bounded ? null : spill(dml, table, ref,
                 readHead(dml, table, ref, otherOld, assigned, keyAssigned, true), updatePrefix,
                 table.key().size() * (keyAssigned ? 2 : 1) + otherOld.size());
         UpdatePlan.OneRow block = !oneRow ? null : new UpdatePlan.OneRow(
                 oneRowBlock(firstRead, updatePrefix, dml, readNew, false), oneRowBlock(firstRead, updatePrefix, dml, readNew, true));
         return new UpdatePlan(table, logged, otherOld, keyAssigned, dml.ignore(), pageSize, firstRead, nextRead, lastRowRead,
-                updatePrefix, suffix.build(), readNew, ref, dialect, block, spill);
+                updatePrefix, suffix.build(), readNew, ref, dialect, block, spill, keylessFilter(dml, table));
+    }
+
+    /**
+     * A table without key: the application's WHERE, {@code (…) AND }, that a change of some of the
+     * locked rows by key repeats, so that of rows identical in their compared columns it picks ones
+     * the statement would change (they may differ in a LOB); empty with a subquery, which could read
+     * the rows the statement's earlier steps changed, and for a table with a key.
+     */
+    private static PlannedSql keylessFilter(Dml dml, TableInfo table) {
+        if (!table.keyless() || dml.where() == null || dml.whereHasSubquery()) return new PlannedSql("", List.of());
+        return new SqlBuilder().sql("(").fragment(dml.where()).sql(") AND ").build();
     }
 
     /**

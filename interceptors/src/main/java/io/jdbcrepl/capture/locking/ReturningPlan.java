@@ -30,12 +30,22 @@ public record ReturningPlan(TableInfo table, CommandType command, LoggedColumns 
      * DataChangeDeltaTable never completes the result); an ordinary query's result is complete,
      * and on a file database held on disk rather than in the heap.
      */
-    public record Keyed(int size, PlannedSql lockingRead, PlannedSql deletePrefix, List<String> key, String reference,
-            LockingDialect dialect) {
+    public record Keyed(int size, PlannedSql lockingRead, PlannedSql deletePrefix, TableInfo table, String reference,
+            LockingDialect dialect, PlannedSql keylessFilter) {
 
         /** The DELETE of {@code rows} locked rows by key. */
         public PlannedSql delete(int rows) {
-            return new SqlBuilder().append(deletePrefix).append(UpdatePlan.keyMatch(dialect, key, reference, rows)).build();
+            return new SqlBuilder().append(deletePrefix).append(UpdatePlan.keyMatch(dialect, table, reference, rows)).build();
+        }
+
+        /**
+         * A table without key ({@link TableInfo#keyless}): the DELETE of {@code rows} locked rows that
+         * share one key, with the application's WHERE and {@code LIMIT rows}, so that of several
+         * identical rows as many go as the statement locked.
+         */
+        public PlannedSql deleteSome(int rows) {
+            return new SqlBuilder().append(deletePrefix).append(keylessFilter)
+                    .append(UpdatePlan.keyMatch(dialect, table, reference, 1)).sql(" LIMIT " + rows).build();
         }
     }
 

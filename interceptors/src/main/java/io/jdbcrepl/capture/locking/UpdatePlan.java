@@ -45,6 +45,8 @@ public final class UpdatePlan implements LockingPlan {
     private final LockingDialect dialect;
     private final OneRow oneRow;
     private final Spill spill;
+    /** A table without key: the application's WHERE ({@code (…) AND }) the restricted UPDATE repeats, or empty. */
+    private final PlannedSql keylessFilter;
 
     /**
      * A statement whose locking read is not paged by key (key updates, a subquery in WHERE, ORDER
@@ -77,7 +79,7 @@ public final class UpdatePlan implements LockingPlan {
             PlannedSql firstRead, PlannedSql nextRead, PlannedSql lastRowRead, PlannedSql updatePrefix,
             PlannedSql updateSuffix,
             String readNewPrefix,
-            String keyReference, LockingDialect dialect, OneRow oneRow, Spill spill) {
+            String keyReference, LockingDialect dialect, OneRow oneRow, Spill spill, PlannedSql keylessFilter) {
         this.table = table;
         this.logged = logged;
         this.shape = LogRowShape.of(CommandType.UPDATE, table, logged);
@@ -95,6 +97,7 @@ public final class UpdatePlan implements LockingPlan {
         this.dialect = dialect;
         this.oneRow = oneRow;
         this.spill = spill;
+        this.keylessFilter = keylessFilter;
     }
 
     /** How the rows are held on the server when the locking read finds more than a page, or null (see {@link Spill}). */
@@ -191,19 +194,36 @@ public final class UpdatePlan implements LockingPlan {
         return new SqlBuilder().append(updatePrefix).append(keyMatch(keyReference, rows)).append(updateSuffix).build();
     }
 
+    /**
+     * A table without key ({@link TableInfo#keyless}): the UPDATE of {@code rows} of the locked rows
+     * that share one key (the rows are identical in every compared column), its WHERE the
+     * application's and the key matched NULL-safely, and {@code LIMIT rows}: of several identical
+     * rows it changes as many as the statement locked, not every one.
+     */
+    public PlannedSql updateSome(int rows) {
+        return new SqlBuilder().append(updatePrefix).append(keylessFilter).append(keyMatch(keyReference, 1))
+                .append(updateSuffix).sql(" LIMIT " + rows).build();
+    }
+
     /** The read of the new values of {@code rows} rows by key. */
     public PlannedSql readNew(int rows) {
         return new SqlBuilder().sql(readNewPrefix).append(keyMatch(keyReference, rows)).build();
     }
 
     PlannedSql keyMatch(String reference, int rows) {
-        return keyMatch(dialect, table.key(), reference, rows);
+        return keyMatch(dialect, table, reference, rows);
     }
 
-    /** {@code k IN (?, ?)} for one key column; {@code (a = ? AND b = ?) OR …} for several (index-friendly). */
-    static PlannedSql keyMatch(LockingDialect dialect, List<String> key, String reference, int rows) {
+    /**
+     * {@code k IN (?, ?)} for one key column; {@code (a = ? AND b = ?) OR …} for several (index-friendly);
+     * a table without key matches NULL as NULL ({@code <=>}, {@code IS NOT DISTINCT FROM}).
+     */
+    static PlannedSql keyMatch(LockingDialect dialect, TableInfo table, String reference, int rows) {
+        List<String> key = table.key();
+        boolean keyless = table.keyless();
+        String equals = !keyless ? " = " : dialect == LockingDialect.MARIADB ? " <=> " : " IS NOT DISTINCT FROM ";
         SqlBuilder sql = new SqlBuilder();
-        if (key.size() == 1) {
+        if (key.size() == 1 && !keyless) {
             sql.sql(reference + "." + dialect.quote(key.get(0)) + " IN (");
             for (int r = 0; r < rows; r++) {
                 if (r > 0) sql.sql(", ");
@@ -216,7 +236,7 @@ public final class UpdatePlan implements LockingPlan {
             sql.sql(r > 0 ? " OR (" : "(");
             for (int i = 0; i < key.size(); i++) {
                 if (i > 0) sql.sql(" AND ");
-                sql.sql(reference + "." + dialect.quote(key.get(i)) + " = ").driverValue();
+                sql.sql(reference + "." + dialect.quote(key.get(i)) + equals).driverValue();
             }
             sql.sql(")");
         }

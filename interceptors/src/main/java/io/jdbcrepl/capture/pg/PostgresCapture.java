@@ -399,6 +399,9 @@ public final class PostgresCapture {
         for (int i = 0; i < dml.fromRelations().size(); i++) {
             locked.append(", ").append(wholeRow(dml.fromRelations().get(i))).append(" AS ").append(relationColumn(i));
         }
+        // Without a key, identical rows are told apart by where they are (ctid), so that the UPDATE
+        // changes exactly the rows the locking read found.
+        if (table.keyless()) locked.append(", ").append(ref).append(".ctid AS repl_ctid");
         locked.append(" FROM ").append(only(dml)).append(dml.target().sqlText());
         if (dml.target().alias() != null) locked.append(" AS ").append(ref);
         if (!dml.fromRelations().isEmpty()) locked.append(", ").append(dml.from().text());
@@ -409,10 +412,14 @@ public final class PostgresCapture {
         if (dml.target().alias() != null) change.append(" AS ").append(ref);
         change.append(" SET ").append(set).append(" FROM (").append(locked).append(") AS repl_old")
                 .append(relationsOf(dml, "repl_old")).append(" WHERE ");
-        for (int i = 0; i < table.key().size(); i++) {
-            String k = table.key().get(i);
-            if (i > 0) change.append(" AND ");
-            change.append(ref).append('.').append(quote(k)).append(" = repl_old.").append(oldAlias.get(k));
+        if (table.keyless()) {
+            change.append(ref).append(".ctid = repl_old.repl_ctid");
+        } else {
+            for (int i = 0; i < table.key().size(); i++) {
+                String k = table.key().get(i);
+                if (i > 0) change.append(" AND ");
+                change.append(ref).append('.').append(quote(k)).append(" = repl_old.").append(oldAlias.get(k));
+            }
         }
         change.append(" RETURNING ");
         if (selectItems == null && dml.returning().isEmpty()) {

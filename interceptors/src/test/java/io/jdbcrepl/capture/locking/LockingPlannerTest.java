@@ -53,6 +53,37 @@ class LockingPlannerTest {
         assertThat(UpdatePlan.pageValues(List.of(7), List.of(90))).containsExactly(7, 90);
     }
 
+    /** A table without key (SPEC 3.3): keyed by its comparable columns; the LOB is not one. */
+    private static final TableInfo HISTORY = new TableInfo("hr", "history", List.of(
+            new ColumnInfo("h_id", ValueType.INTEGER, "INT", true, false),
+            new ColumnInfo("note", ValueType.STRING, "VARCHAR", true, false),
+            new ColumnInfo("doc", ValueType.STRING, "LONGTEXT", true, false)), List.of()).keyedByComparableColumns();
+
+    @Test
+    void aTableWithoutKeyIsChangedAKeyAtATimeNullSafelyAndAsManyRowsAsWereLocked() throws Exception {
+        assertThat(HISTORY.keyless()).isTrue();
+        assertThat(HISTORY.key()).containsExactly("h_id", "note");
+        UpdatePlan maria = (UpdatePlan) plan(LockingDialect.MARIADB, "UPDATE history SET doc = ? WHERE h_id = ? LIMIT 1",
+                HISTORY, CaptureSettings.DEFAULT);
+        assertThat(maria.paged()).as("NULL has no place in key order").isFalse();
+        assertThat(maria.spill()).as("the locked rows are grouped by key in memory").isNull();
+        assertThat(maria.oneRow()).isNull();
+        assertThat(maria.updateSome(2).text()).isEqualTo("UPDATE history SET `doc` = ? WHERE (h_id = ?) AND"
+                + " ((`history`.`h_id` <=> ? AND `history`.`note` <=> ?)) LIMIT 2");
+        assertThat(maria.updateSome(2).parameters()).containsExactly(1, 2, PlannedSql.DRIVER, PlannedSql.DRIVER);
+        UpdatePlan h2 = (UpdatePlan) plan(LockingDialect.H2, "UPDATE history SET note = 'x'", HISTORY, CaptureSettings.DEFAULT);
+        assertThat(h2.keyAssigned()).isTrue();
+        assertThat(h2.spill()).isNull();
+        assertThat(h2.updateSome(1).text()).isEqualTo("UPDATE history SET \"note\" = 'x' WHERE"
+                + " ((\"HISTORY\".\"h_id\" IS NOT DISTINCT FROM ? AND \"HISTORY\".\"note\" IS NOT DISTINCT FROM ?)) LIMIT 1");
+        assertThat(h2.readNew(1).text()).endsWith("WHERE ((\"HISTORY\".\"h_id\" IS NOT DISTINCT FROM ?"
+                + " AND \"HISTORY\".\"note\" IS NOT DISTINCT FROM ?))");
+        ReturningPlan.Keyed delete = ((ReturningPlan) plan(LockingDialect.H2, "DELETE FROM history WHERE h_id = 1 LIMIT 1",
+                HISTORY, CaptureSettings.DEFAULT)).keyed();
+        assertThat(delete.deleteSome(1).text()).isEqualTo("DELETE FROM history WHERE (h_id = 1) AND"
+                + " ((\"HISTORY\".\"h_id\" IS NOT DISTINCT FROM ? AND \"HISTORY\".\"note\" IS NOT DISTINCT FROM ?)) LIMIT 1");
+    }
+
     @Test
     void deleteIsALockingReadAndDeletesByKeyOnH2AndWholeOnMariaDb() throws Exception {
         ReturningPlan h2 = (ReturningPlan) plan(LockingDialect.H2, "DELETE FROM emp WHERE salary < ? LIMIT 5", EMP,

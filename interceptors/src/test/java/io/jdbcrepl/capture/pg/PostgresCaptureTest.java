@@ -65,6 +65,22 @@ class PostgresCaptureTest {
     }
 
     @Test
+    void anUpdateOfATableWithoutKeyChangesTheRowsItLockedByCtid() throws SQLException {
+        TableInfo history = new TableInfo("s", "history", List.of(
+                new ColumnInfo("h_id", ValueType.INTEGER, "int4", true, false),
+                new ColumnInfo("note", ValueType.STRING, "text", true, false),
+                new ColumnInfo("doc", ValueType.JSON, "json", true, false)), List.of()).keyedByComparableColumns();
+        assertThat(history.key()).containsExactly("h_id", "note");
+        String sql = CAPTURE.plan(dml("UPDATE history SET note = ? WHERE h_id = ?"), history, CaptureSettings.DEFAULT).sql();
+        // identical rows are told apart by where they are, not by their (equal, maybe NULL) values
+        assertThat(sql).contains(", history.ctid AS repl_ctid FROM history WHERE h_id = ?")
+                .contains("WHERE history.ctid = repl_old.repl_ctid RETURNING");
+        assertThat(markers(sql)).isEqualTo(2);
+        assertThatThrownBy(() -> new TableInfo("s", "docs", List.of(new ColumnInfo("doc", ValueType.JSON, "json", true,
+                false)), List.of()).keyedByComparableColumns()).hasMessageContaining("s.docs").hasMessageContaining("repl.key");
+    }
+
+    @Test
     void fromListRelationsAreNamedAsWritten() {
         assertThat(dml("UPDATE t SET a = u.a FROM u JOIN v ON v.id = u.vid, w WHERE t.id = u.id").fromRelations().stream().map(r -> r.name() + (r.table() ? "" : "(q)")).toList())
                 .containsExactly("u", "v", "w");
