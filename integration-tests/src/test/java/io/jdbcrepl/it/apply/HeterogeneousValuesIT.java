@@ -222,7 +222,7 @@ class HeterogeneousValuesIT extends ClusterTest {
         cluster.admin(0).startApply();
         cluster.admin(1).startApply();
         cluster.waitForAll();
-        Map<Integer, List<String>> wanted = canonical(expected, Map.of("note", ValueType.STRING, "changed_at", ValueType.TIMESTAMP,
+        List<List<String>> wanted = canonical(expected, Map.of("note", ValueType.STRING, "changed_at", ValueType.TIMESTAMP,
                 "at_time", ValueType.TIME));
         for (int node = 0; node < 2; node++) {
             assertThat(cluster.admin(node).errors()).as("error queue of %s", Cluster.name(node)).isEmpty();
@@ -284,6 +284,73 @@ class HeterogeneousValuesIT extends ClusterTest {
         assertThat(held(cluster.db(1), "queued", types)).as("rows held by n2 after the retry").isEqualTo(canonical(expected, types));
     }
 
+    /**
+     * A key of microsecond times: statements on the MariaDB node that change several rows are
+     * captured by locking the rows' keys and changing them by key, binding the keys again; the
+     * rows and their LCRs must be those of the statement, on both nodes.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("connectors")
+    void keysOfMicrosecondTimes(Vendor mariaDb) throws Exception {
+        cluster = new Cluster(databases.nodes("hetkey", Vendor.POSTGRESQL, mariaDb));
+        cluster.ddl(v -> List.of("CREATE TABLE keyed (at " + timestampType(v) + ", t " + (v == Vendor.POSTGRESQL ? "time(6)" : "TIME(6)")
+                + ", note VARCHAR(20), PRIMARY KEY (at, t))"));
+        Map<Integer, Map<String, Object>> expected = new TreeMap<>();
+        try (Connection c = cluster.open(1); Statement s = c.createStatement()) {
+            for (int i = 1; i <= 6; i++) {
+                s.executeUpdate("INSERT INTO keyed VALUES ('2024-01-01 00:00:00.00000" + i + "', '01:02:03.00000" + i + "', 'row " + i + "')");
+            }
+            assertThat(s.executeUpdate("UPDATE keyed SET note = concat(note, ' changed') WHERE note > 'row 2'")).isEqualTo(4);
+            assertThat(s.executeUpdate("DELETE FROM keyed WHERE note LIKE '%5 changed' OR note = 'row 1'")).isEqualTo(2);
+        }
+        for (int i : new int[] {2, 3, 4, 6}) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("at", LocalDateTime.of(2024, 1, 1, 0, 0, 0, i * 1_000));
+            row.put("t", LocalTime.of(1, 2, 3, i * 1_000));
+            row.put("note", "row " + i + (i > 2 ? " changed" : ""));
+            expected.put(i, row);
+        }
+        cluster.waitForAll();
+        Map<String, ValueType> types = Map.of("at", ValueType.TIMESTAMP, "t", ValueType.TIME, "note", ValueType.STRING);
+        List<List<String>> wanted = canonical(expected, types);
+        for (int node = 0; node < 2; node++) {
+            assertThat(cluster.admin(node).errors()).as("error queue of %s", Cluster.name(node)).isEmpty();
+            assertThat(held(cluster.db(node), "keyed", types, "at")).as("rows held by %s", Cluster.name(node))
+                    .isEqualTo(wanted);
+        }
+    }
+
+    /**
+     * SPEC 6 on MariaDB through the connector: a fast-refresh view grouped by {@code DATETIME(6)}
+     * and {@code TIME(6)} values a microsecond apart; the refresh binds the groups the log names
+     * again, and the view must equal its query after every change.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("connectors")
+    void materializedViewGroupedByMicroseconds(Vendor mariaDb) throws Exception {
+        TestDatabase db = databases.create(mariaDb, "hetmv");
+        try (Connection c = db.openRepl(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE m (id INT PRIMARY KEY, at DATETIME(6), t TIME(6), val INT)");
+            s.execute("CREATE MATERIALIZED VIEW LOG ON m WITH ROWID, PRIMARY KEY (at, t, val) INCLUDING NEW VALUES");
+            s.execute("CREATE MATERIALIZED VIEW mv_t REFRESH FAST ON COMMIT AS SELECT at, t, count(*) AS n, sum(val) AS s FROM m GROUP BY at, t");
+            String query = "SELECT CAST(at AS CHAR), CAST(t AS CHAR), count(*), sum(val) FROM m GROUP BY at, t ORDER BY 1, 2";
+            String view = "SELECT CAST(at AS CHAR), CAST(t AS CHAR), n, s FROM mv_t ORDER BY 1, 2";
+            List<String> steps = new ArrayList<>();
+            for (int id = 1; id <= 12; id++) {
+                steps.add("INSERT INTO m VALUES (" + id + ", '2024-01-01 00:00:00.00000" + (id % 3) + "', '01:02:03.00000"
+                        + (id % 2) + "', " + id + ")");
+            }
+            steps.add("UPDATE m SET at = '2024-01-01 00:00:00.000009' WHERE id IN (1, 2)");
+            steps.add("UPDATE m SET t = '23:59:59.999999', val = val + 100 WHERE id = 3");
+            steps.add("DELETE FROM m WHERE id IN (4, 5, 6)");
+            for (String step : steps) {
+                s.executeUpdate(step);
+                assertThat(rows(c, view)).as("the view after %s", step).isEqualTo(rows(c, query));
+            }
+            assertThat(rows(c, view)).as("groups").hasSize(9);
+        }
+    }
+
     // ------------------------------------------------------------------ writing as an application would
 
     private static void insert(Connection c, Vendor v, String table, Map<String, Object> row) throws SQLException {
@@ -334,13 +401,21 @@ class HeterogeneousValuesIT extends ClusterTest {
 
     // ------------------------------------------------------------------ reading what a node holds
 
+    private static List<String> rows(Connection c, String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            while (rs.next()) out.add(rs.getString(1) + " " + rs.getString(2) + " " + rs.getLong(3) + " " + rs.getLong(4));
+        }
+        return out;
+    }
+
     private static Map<String, ValueType> valsTypes() {
         Map<String, ValueType> types = new LinkedHashMap<>();
         for (Column c : COLUMNS) types.put(c.name(), c.type());
         return types;
     }
 
-    private static Map<Integer, List<String>> held(TestDatabase db, String table) throws SQLException {
+    private static List<List<String>> held(TestDatabase db, String table) throws SQLException {
         return held(db, table, valsTypes());
     }
 
@@ -348,13 +423,20 @@ class HeterogeneousValuesIT extends ClusterTest {
      * Every row as canonical text, read with MariaDB's own connector whatever the node's URL (the
      * assertion does not trust the connector under test) and each column as its portable type.
      */
-    private static Map<Integer, List<String>> held(TestDatabase db, String table, Map<String, ValueType> types) throws SQLException {
+    private static List<List<String>> held(TestDatabase db, String table, Map<String, ValueType> types) throws SQLException {
+        return held(db, table, types, "id");
+    }
+
+    /** Every row, in {@code orderBy} order. */
+    private static List<List<String>> held(TestDatabase db, String table, Map<String, ValueType> types, String orderBy)
+            throws SQLException {
         String url = db.rawUrl().replaceFirst("^jdbc:mysql:", "jdbc:mariadb:");
-        Map<Integer, List<String>> rows = new TreeMap<>();
+        List<List<String>> rows = new ArrayList<>();
         List<String> names = new ArrayList<>(new TreeMap<>(types).keySet());
         try (Connection c = DriverManager.getConnection(url, db.credentials()); Statement s = c.createStatement()) {
             if (db.vendor().isMariaDbServer()) s.execute("SET time_zone = '+00:00'");
-            try (ResultSet rs = s.executeQuery("SELECT id, " + String.join(", ", names) + " FROM " + table + " ORDER BY id")) {
+            try (ResultSet rs = s.executeQuery("SELECT " + orderBy + ", " + String.join(", ", names) + " FROM " + table
+                    + " ORDER BY " + orderBy)) {
                 while (rs.next()) {
                     List<String> row = new ArrayList<>();
                     for (int i = 0; i < names.size(); i++) {
@@ -362,24 +444,25 @@ class HeterogeneousValuesIT extends ClusterTest {
                         ValueType readAs = type == ValueType.TIMESTAMPTZ && db.vendor().isMariaDbServer() ? ValueType.TIMESTAMP : type;
                         row.add(names.get(i) + "=" + canonical(names.get(i), type, readAs.read(rs, i + 2)));
                     }
-                    rows.put(rs.getInt(1), row);
+                    rows.add(row);
                 }
             }
         }
         return rows;
     }
 
-    private static Map<Integer, List<String>> canonical(Map<Integer, Map<String, Object>> rows) {
+    private static List<List<String>> canonical(Map<Integer, Map<String, Object>> rows) {
         return canonical(rows, valsTypes());
     }
 
-    private static Map<Integer, List<String>> canonical(Map<Integer, Map<String, Object>> rows, Map<String, ValueType> types) {
-        Map<Integer, List<String>> out = new TreeMap<>();
+    /** The rows' values in the order of their keys (ids, or row numbers in the table's order). */
+    private static List<List<String>> canonical(Map<Integer, Map<String, Object>> rows, Map<String, ValueType> types) {
+        List<List<String>> out = new ArrayList<>();
         List<String> names = new ArrayList<>(new TreeMap<>(types).keySet());
         rows.forEach((id, row) -> {
             List<String> values = new ArrayList<>();
             for (String n : names) values.add(n + "=" + canonical(n, types.get(n), row.get(n)));
-            out.put(id, values);
+            out.add(values);
         });
         return out;
     }
