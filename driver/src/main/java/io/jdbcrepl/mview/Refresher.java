@@ -1,6 +1,7 @@
 package io.jdbcrepl.mview;
 
 import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.lcr.TemporalText;
 import io.jdbcrepl.mview.MviewCommand.Method;
 import io.jdbcrepl.mview.MviewCommand.Name;
 
@@ -213,7 +214,7 @@ final class Refresher {
                 try (ResultSet rs = ps.getResultSet()) {
                     while (rs.next()) {
                         Object[] t = new Object[Math.max(1, key.size())];
-                        for (int i = 0; i < t.length; i++) t[i] = rs.getObject(i + 1);
+                        for (int i = 0; i < t.length; i++) t[i] = keyValue(rs, i + 1);
                         distinct.add(java.util.Arrays.asList(t));
                     }
                 }
@@ -252,6 +253,20 @@ final class Refresher {
                 Sql.update(raw, upsert(mv, table, rows + current), inMaster.parameters());
             }
         }
+    }
+
+    /**
+     * A key value read from the log, to be bound again. MySQL family: a time or timestamp as text
+     * with every fractional digit ({@code getObject} gives a {@code java.sql.Time}, which keeps
+     * milliseconds, and MySQL Connector/J drops the fraction of bound temporals on MariaDB).
+     */
+    private Object keyValue(ResultSet rs, int column) throws SQLException {
+        Object v = rs.getObject(column);
+        if (dialect != Dialect.MYSQL) return v;
+        if (v instanceof java.sql.Time) v = rs.getObject(column, java.time.LocalTime.class);
+        else if (v instanceof java.sql.Timestamp) v = rs.getObject(column, LocalDateTime.class);
+        String text = TemporalText.of(v);
+        return text != null ? text : v;
     }
 
     /**
