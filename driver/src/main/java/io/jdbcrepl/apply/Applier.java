@@ -47,6 +47,8 @@ final class Applier implements Runnable {
     private volatile Connection local;
     private volatile SourceReader reader;
     private long lastSubscribed;
+    /** Whether "applying" was logged since the applier started or its last outage began. */
+    private boolean applyingLogged;
 
     Applier(Node node, PeerConfig peer) {
         this.node = node;
@@ -108,7 +110,7 @@ final class Applier implements Runnable {
     @Override
     public void run() {
         long backoff = 100;
-        boolean outage = false;
+        Outage outage = null;
         while (!stopped) {
             long started = System.nanoTime();
             try {
@@ -120,18 +122,17 @@ final class Applier implements Runnable {
                 if (stopped) break;
                 if (state == State.RUNNING && System.nanoTime() - started > 10_000_000_000L) {
                     backoff = 100; // it worked for a while: a new outage, not the old one going on
-                    outage = false;
+                    outage = null;
                 }
                 failures.incrementAndGet();
                 lastError = e.toString();
                 boolean unreachable = e instanceof SQLException s && s.getSQLState() != null && s.getSQLState().startsWith("08");
                 if (unreachable) state = State.UNREACHABLE;
-                if (!outage) {
-                    LOG.warn("jdbc:repl: applying from " + peer.name() + " to " + node.name() + " stopped, retrying with backoff: " + e
-                            + (missingTable(e) ? " (has a jdbc:repl: connection with repl.node been opened at " + peer.name()
-                                    + " yet? That creates its log)" : ""));
-                    outage = true;
+                if (outage == null) {
+                    outage = new Outage(System.nanoTime());
+                    applyingLogged = false; // the next batch applied says that the outage ended
                 }
+                outage.report(e);
                 try {
                     Thread.sleep(backoff);
                 } catch (InterruptedException ie) {
@@ -144,9 +145,46 @@ final class Applier implements Runnable {
                 local = null;
                 reader = null;
             }
-            outage = false;
+            outage = null;
         }
         state = dropped ? State.DROPPED : State.STOPPED;
+    }
+
+    /** How long a peer may have no log yet (it has not been started) before a person is told. */
+    static final java.time.Duration MISSING_LOG_WARNING_AFTER = java.time.Duration.ofMinutes(1);
+
+    /**
+     * One outage, logged at WARN once. A peer without a log yet is expected while nodes start one
+     * after the other: INFO the first time, WARN only when it lasts {@link #MISSING_LOG_WARNING_AFTER}.
+     */
+    private final class Outage {
+        private final long since;
+        private boolean announced;
+        private boolean warned;
+
+        Outage(long since) {
+            this.since = since;
+        }
+
+        void report(Exception e) {
+            if (warned) return;
+            if (!missingTable(e)) {
+                LOG.warn("jdbc:repl: applying from " + peer.name() + " to " + node.name() + " stopped, retrying with backoff: " + e);
+                warned = true;
+            } else if (System.nanoTime() - since >= MISSING_LOG_WARNING_AFTER.toNanos()) {
+                LOG.warn("jdbc:repl: " + node.name() + " still finds no log at " + peer.name() + " after "
+                        + MISSING_LOG_WARNING_AFTER.toSeconds() + " s (" + created() + "; is repl.peer." + peer.name()
+                        + ".url right?), retrying with backoff: " + e);
+                warned = true;
+            } else if (!announced) {
+                LOG.info("jdbc:repl: " + node.name() + " waits for the log of " + peer.name() + " (" + created() + "): " + e);
+                announced = true;
+            }
+        }
+
+        private String created() {
+            return "created by the first jdbc:repl: connection with repl.node at " + peer.name();
+        }
     }
 
     private static boolean missingTable(Exception e) {
@@ -186,7 +224,6 @@ final class Applier implements Runnable {
                     CustomApply.of(node.dialect(), node.config(), node.logSchema()))) {
                 rows.onFirstChange(table -> io.jdbcrepl.mview.AppliedChanges.beforeChange(node.config().delegateUrl(),
                         node.config().schema().orElse(null), l, table));
-                if (state != State.RUNNING) LOG.info("jdbc:repl: applying from " + peer.name() + " to " + node.name());
                 state = State.RUNNING;
                 lastError = null;
                 int lockConflicts = 0;
@@ -196,6 +233,10 @@ final class Applier implements Runnable {
                     try {
                         more = applyBatch(l, r, rows);
                         lockConflicts = 0;
+                        if (!applyingLogged) {
+                            LOG.info("jdbc:repl: applying from " + peer.name() + " to " + node.name());
+                            applyingLogged = true;
+                        }
                     } catch (SQLException e) {
                         // A deadlock or lock timeout with the application's transactions: the batch is
                         // rolled back (applyBatch did) and runs again after a short random pause, on
