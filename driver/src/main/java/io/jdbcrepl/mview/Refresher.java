@@ -256,15 +256,18 @@ final class Refresher {
     }
 
     /**
-     * A key value read from the log, to be bound again. MySQL family: a time or timestamp as text
-     * with every fractional digit ({@code getObject} gives a {@code java.sql.Time}, which keeps
-     * milliseconds, and MySQL Connector/J drops the fraction of bound temporals on MariaDB).
+     * A key value read from the log, to be bound again with every fractional digit: a time as a
+     * {@code LocalTime} ({@code getObject} gives a {@code java.sql.Time}, which keeps milliseconds);
+     * MySQL family: a time or timestamp as text (MySQL Connector/J drops the fraction of bound
+     * temporals on MariaDB).
      */
     private Object keyValue(ResultSet rs, int column) throws SQLException {
         Object v = rs.getObject(column);
+        if (v instanceof java.sql.Time && !rs.getMetaData().getColumnTypeName(column).toLowerCase(java.util.Locale.ROOT).contains("tz")) {
+            v = rs.getObject(column, java.time.LocalTime.class);
+        }
         if (dialect != Dialect.MYSQL) return v;
-        if (v instanceof java.sql.Time) v = rs.getObject(column, java.time.LocalTime.class);
-        else if (v instanceof java.sql.Timestamp) v = rs.getObject(column, LocalDateTime.class);
+        if (v instanceof java.sql.Timestamp) v = rs.getObject(column, LocalDateTime.class);
         String text = TemporalText.of(v);
         return text != null ? text : v;
     }
