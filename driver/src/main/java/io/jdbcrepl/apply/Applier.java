@@ -53,6 +53,10 @@ final class Applier implements Runnable {
     private long lastSubscribed;
     private long outageSince; // System.nanoTime() when the current outage began, 0 when none; applier thread only
     private long lastReminder;
+    private boolean warned; // the current outage was logged at WARN
+    private boolean announced; // a peer without a log yet was logged at INFO
+    /** Whether "applying" was logged since the applier started. */
+    private boolean applyingLogged;
 
     Applier(Node node, PeerConfig peer) {
         this.node = node;
@@ -144,30 +148,61 @@ final class Applier implements Runnable {
         state = dropped ? State.DROPPED : State.STOPPED;
     }
 
-    /** Says once that an outage began, then reminds every few minutes while it goes on. */
+    /** How long a peer may have no log yet (it has not been started) before a person is told. */
+    static final java.time.Duration MISSING_LOG_WARNING_AFTER = java.time.Duration.ofMinutes(1);
+
+    /**
+     * Says at WARN once that an outage began, then reminds every few minutes while it goes on. A peer
+     * without a log yet is expected while nodes start one after the other: INFO the first time, WARN
+     * only when it lasts {@link #MISSING_LOG_WARNING_AFTER}.
+     */
     private void outage(Exception e) {
         long now = System.nanoTime();
         if (outageSince == 0) {
             outageSince = now;
+            warned = false;
+            announced = false;
+        }
+        if (warned) {
+            if (now - lastReminder >= REMINDER_NANOS) {
+                lastReminder = now;
+                LOG.warn("jdbc:repl: applying from " + peer.name() + " to " + node.name() + " still stopped after "
+                        + java.time.Duration.ofNanos(now - outageSince).toSeconds() + " s, retrying with backoff: " + e);
+            }
+        } else if (!missingTable(e)) {
+            LOG.warn("jdbc:repl: applying from " + peer.name() + " to " + node.name() + " stopped, retrying with backoff: " + e);
+            warned = true;
             lastReminder = now;
-            LOG.warn("jdbc:repl: applying from " + peer.name() + " to " + node.name() + " stopped, retrying with backoff: " + e
-                    + (missingTable(e) ? " (has a jdbc:repl: connection with repl.node been opened at " + peer.name()
-                            + " yet? That creates its log)" : ""));
-        } else if (now - lastReminder >= REMINDER_NANOS) {
+        } else if (now - outageSince >= MISSING_LOG_WARNING_AFTER.toNanos()) {
+            LOG.warn("jdbc:repl: " + node.name() + " still finds no log at " + peer.name() + " after "
+                    + MISSING_LOG_WARNING_AFTER.toSeconds() + " s (" + logCreator() + "; is repl.peer." + peer.name()
+                    + ".url right?), retrying with backoff: " + e);
+            warned = true;
             lastReminder = now;
-            LOG.warn("jdbc:repl: applying from " + peer.name() + " to " + node.name() + " still stopped after "
-                    + java.time.Duration.ofNanos(now - outageSince).toSeconds() + " s, retrying with backoff: " + e);
+        } else if (!announced) {
+            LOG.info("jdbc:repl: " + node.name() + " waits for the log of " + peer.name() + " (" + logCreator() + "): " + e);
+            announced = true;
         }
     }
 
-    /** A batch went through: an outage, if there was one, has ended. */
+    private String logCreator() {
+        return "created by the first jdbc:repl: connection with repl.node at " + peer.name();
+    }
+
+    /** A batch went through: an outage, if there was one, has ended (said at WARN when its start was). */
     private void applying() {
         state = State.RUNNING;
-        if (outageSince == 0) return;
-        LOG.warn("jdbc:repl: applying from " + peer.name() + " to " + node.name() + " again after "
-                + java.time.Duration.ofNanos(System.nanoTime() - outageSince).toMillis() + " ms stopped");
-        outageSince = 0;
-        lastError = null;
+        if (outageSince != 0 && warned) {
+            LOG.warn("jdbc:repl: applying from " + peer.name() + " to " + node.name() + " again after "
+                    + java.time.Duration.ofNanos(System.nanoTime() - outageSince).toMillis() + " ms stopped");
+        } else if (!applyingLogged) {
+            LOG.info("jdbc:repl: applying from " + peer.name() + " to " + node.name());
+        }
+        applyingLogged = true;
+        if (outageSince != 0) {
+            outageSince = 0;
+            lastError = null;
+        }
     }
 
     private static boolean missingTable(Exception e) {
@@ -207,9 +242,6 @@ final class Applier implements Runnable {
                     CustomApply.of(node.dialect(), node.config(), node.logSchema()))) {
                 rows.onFirstChange(table -> io.jdbcrepl.mview.AppliedChanges.beforeChange(node.config().delegateUrl(),
                         node.config().schema().orElse(null), l, table));
-                if (state == State.STARTING || state == State.STANDBY) {
-                    LOG.info("jdbc:repl: applying from " + peer.name() + " to " + node.name());
-                }
                 if (outageSince == 0) state = State.RUNNING;
                 int lockConflicts = 0;
                 while (!stopped) {

@@ -1,6 +1,7 @@
 package io.jdbcrepl.apply;
 
 import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.lcr.TemporalText;
 import io.jdbcrepl.lcr.TypedValue;
 import io.jdbcrepl.lcr.ValueType;
 
@@ -95,10 +96,16 @@ final class ValueBinding {
         };
     }
 
-    /** Binds {@code v} for a destination column of type {@code dest}. */
+    /**
+     * Binds {@code v} for a destination column of type {@code dest}. MySQL family: times and
+     * timestamps go as text, which both connectors send with every fractional digit.
+     */
     static void bind(PreparedStatement ps, int index, TypedValue v, ValueType dest, Dialect dialect) throws SQLException {
         Object value = convert(v, dest);
-        if (value != null && dialect == Dialect.MYSQL && dest == ValueType.UUID_) {
+        String temporalText = dialect == Dialect.MYSQL ? TemporalText.of(value) : null;
+        if (temporalText != null) {
+            ps.setString(index, temporalText);
+        } else if (value != null && dialect == Dialect.MYSQL && dest == ValueType.UUID_) {
             ps.setString(index, value.toString());
         } else if (value != null && dialect == Dialect.H2 && dest == ValueType.JSON) {
             ps.setBytes(index, value.toString().getBytes(StandardCharsets.UTF_8)); // H2 parses bytes as JSON text

@@ -2,6 +2,7 @@ package io.jdbcrepl.mview;
 
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.intercept.SqlStates;
+import io.jdbcrepl.lcr.TemporalText;
 import io.jdbcrepl.mview.MviewCommand.Method;
 import io.jdbcrepl.mview.MviewCommand.Name;
 
@@ -214,7 +215,7 @@ final class Refresher {
                 try (ResultSet rs = ps.getResultSet()) {
                     while (rs.next()) {
                         Object[] t = new Object[Math.max(1, key.size())];
-                        for (int i = 0; i < t.length; i++) t[i] = rs.getObject(i + 1);
+                        for (int i = 0; i < t.length; i++) t[i] = keyValue(rs, i + 1);
                         distinct.add(java.util.Arrays.asList(t));
                     }
                 }
@@ -253,6 +254,23 @@ final class Refresher {
                 Sql.update(raw, upsert(mv, table, rows + current), inMaster.parameters());
             }
         }
+    }
+
+    /**
+     * A key value read from the log, to be bound again with every fractional digit: a time as a
+     * {@code LocalTime} ({@code getObject} gives a {@code java.sql.Time}, which keeps milliseconds);
+     * MySQL family: a time or timestamp as text (MySQL Connector/J drops the fraction of bound
+     * temporals on MariaDB).
+     */
+    private Object keyValue(ResultSet rs, int column) throws SQLException {
+        Object v = rs.getObject(column);
+        if (v instanceof java.sql.Time && !rs.getMetaData().getColumnTypeName(column).toLowerCase(java.util.Locale.ROOT).contains("tz")) {
+            v = rs.getObject(column, java.time.LocalTime.class);
+        }
+        if (dialect != Dialect.MYSQL) return v;
+        if (v instanceof java.sql.Timestamp) v = rs.getObject(column, LocalDateTime.class);
+        String text = TemporalText.of(v);
+        return text != null ? text : v;
     }
 
     /**

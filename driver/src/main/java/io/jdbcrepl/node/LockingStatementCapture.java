@@ -216,7 +216,7 @@ final class LockingStatementCapture implements StatementInterceptor {
         if (!text) connection.setAutoCommit(false);
         else if (!begunByPlan) execute(connection, "START TRANSACTION");
         try {
-            Run run = new Run(connection, new PlannedSqlBinder(parameters), true);
+            Run run = new Run(connection, new PlannedSqlBinder(parameters, dialect()), true);
             long count = run.run(keys);
             if (text) {
                 transaction.commitOwn(connection, run.log);
@@ -249,7 +249,7 @@ final class LockingStatementCapture implements StatementInterceptor {
 
     private long capture(Connection connection, List<BoundParameter> parameters, GeneratedKeys keys,
             boolean ownTransaction) throws SQLException {
-        Run run = new Run(connection, new PlannedSqlBinder(parameters), ownTransaction);
+        Run run = new Run(connection, new PlannedSqlBinder(parameters, dialect()), ownTransaction);
         return run.run(keys);
     }
 

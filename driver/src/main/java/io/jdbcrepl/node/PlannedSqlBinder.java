@@ -1,7 +1,9 @@
 package io.jdbcrepl.node;
 
 import io.jdbcrepl.capture.locking.PlannedSql;
+import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.intercept.BoundParameter;
+import io.jdbcrepl.lcr.TemporalText;
 import io.jdbcrepl.lcr.TypedValue;
 
 import java.sql.Connection;
@@ -16,9 +18,11 @@ import java.util.Map;
 final class PlannedSqlBinder {
 
     private final Map<Integer, BoundParameter> application = new HashMap<>();
+    private final Dialect dialect;
 
-    PlannedSqlBinder(List<BoundParameter> parameters) {
+    PlannedSqlBinder(List<BoundParameter> parameters, Dialect dialect) {
         for (BoundParameter p : parameters) application.put(p.index(), p);
+        this.dialect = dialect;
     }
 
     PreparedStatement prepare(Connection connection, PlannedSql sql, List<TypedValue> driverValues) throws SQLException {
@@ -38,7 +42,10 @@ final class PlannedSqlBinder {
                 target++;
                 if (p == PlannedSql.DRIVER) {
                     TypedValue v = driver.next();
-                    v.type().bind(ps, target, v.value());
+                    // MySQL family: a key that is a time or timestamp goes as text, every fractional digit kept
+                    String text = dialect == Dialect.MYSQL ? TemporalText.of(v.value()) : null;
+                    if (text != null) ps.setString(target, text);
+                    else v.type().bind(ps, target, v.value());
                 } else {
                     BoundParameter bound = application.get(p);
                     if (bound == null) throw new SQLException("No value specified for parameter " + p, "07001");
