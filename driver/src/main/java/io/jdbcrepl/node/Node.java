@@ -53,6 +53,12 @@ public final class Node {
     private static final Map<String, Integer> LEASES = new HashMap<>();
     /** The thread waiting out the linger of a node key without leases; guarded by NODES. */
     private static final Map<String, Thread> LINGERING = new HashMap<>();
+    /**
+     * Node keys whose inbound server the linger stopped: the next lease starts it again, also where
+     * it was started with {@code startApply()} and the connections say {@code repl.apply=false};
+     * guarded by NODES.
+     */
+    private static final java.util.Set<String> IDLE_STOPPED = new java.util.HashSet<>();
     /** Counts {@link #closeAll}: a lease taken before it is not counted any more; guarded by NODES. */
     private static long generation;
 
@@ -170,6 +176,7 @@ public final class Node {
             generation++; // leases of connections still open end as no-ops
             LINGERING.values().forEach(Thread::interrupt);
             LINGERING.clear();
+            IDLE_STOPPED.clear();
         }
         long deadline = System.nanoTime() + 2_000_000_000L;
         for (PostgresNotifier n : notifiers) n.close(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
@@ -181,12 +188,17 @@ public final class Node {
      * after {@link #LINGER_MILLIS}, unless a new lease comes first; the next connection starts it again.
      */
     public Lease lease() {
+        Lease lease;
+        boolean resume;
         synchronized (NODES) {
             LEASES.merge(key, 1, Integer::sum);
             Thread lingering = LINGERING.remove(key);
             if (lingering != null) lingering.interrupt();
-            return new Lease(this, generation);
+            resume = IDLE_STOPPED.remove(key);
+            lease = new Lease(this, generation);
         }
+        if (resume) InboundServer.ensureStarted(this);
+        return lease;
     }
 
     /** One use of the node; closing it more than once is harmless. */
@@ -235,6 +247,7 @@ public final class Node {
             LINGERING.remove(key);
             // taken out under the lock: a connection arriving from now on starts a new one
             server = InboundServer.detach(this);
+            if (server != null) IDLE_STOPPED.add(key);
             Node current = NODES.get(key);
             if (current != null && current.notifier != null) current.notifier.stop();
         }

@@ -16,6 +16,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeEach;
@@ -80,6 +81,33 @@ class LifecycleIT extends ClusterTest {
             assertThat(applier.isAlive()).as("n2's applier kept by the connection opened during the linger").isTrue();
             assertThat(driverThread("jdbc-repl-apply-n1->n2")).isSameAs(applier);
         }
+    }
+
+    /**
+     * An application that starts the apply side itself ({@code repl.apply=false}, then
+     * {@code startApply()}): after its connections closed and the linger stopped it, its next
+     * connection starts it again, as with {@code repl.apply=true}.
+     */
+    @Test
+    void anApplySideStartedByStartApplyStartsAgainWithTheNextConnection() throws Exception {
+        cluster = new Cluster(databases.nodes(Vendor.POSTGRESQL, "lifecycle_start", 2), Map.of("repl.apply", "false"));
+        cluster.ddl(v -> List.of("CREATE TABLE t (id INT PRIMARY KEY)"));
+        try (Connection c1 = cluster.open(0); Connection c2 = cluster.open(1)) {
+            c1.unwrap(ReplAdmin.class).startApply();
+            c2.unwrap(ReplAdmin.class).startApply();
+            try (Statement s = c1.createStatement()) {
+                s.executeUpdate("INSERT INTO t VALUES (1)");
+            }
+            c2.unwrap(ReplAdmin.class).waitForPeers(Cluster.WAIT);
+        }
+        awaitNoDriverThreads();
+        assertThat(driverThreads()).as("the driver's threads after the connections closed and the linger passed").isEmpty();
+
+        cluster.execute(0, "INSERT INTO t VALUES (2)");
+        try (Connection c2 = cluster.open(1)) {
+            c2.unwrap(ReplAdmin.class).waitForPeers(Duration.ofSeconds(30));
+        }
+        assertThat(cluster.rows(1, "t", "id")).containsExactly("id=1", "id=2");
     }
 
     @Test
