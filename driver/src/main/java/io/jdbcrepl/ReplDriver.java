@@ -6,7 +6,6 @@ import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.ReplConfig;
 import io.jdbcrepl.config.ReplProperty;
 import io.jdbcrepl.config.ReplUrl;
-import io.jdbcrepl.intercept.ConnectionInterceptor;
 import io.jdbcrepl.intercept.SqlStates;
 import io.jdbcrepl.mview.MviewSession;
 import io.jdbcrepl.node.CaptureSession;
@@ -68,12 +67,15 @@ public final class ReplDriver implements Driver {
         return registered != null;
     }
 
-    /** Called by DriverManager when the driver is deregistered, by us or by a container. */
+    /**
+     * Called by DriverManager when the driver is deregistered, by us or by a container: every
+     * thread of the driver ends and its connections close before this returns (a few seconds at
+     * most), so that no thread outlives the application that used the driver.
+     */
     private static synchronized void deregistered() {
         registered = null;
-        // no thread of ours outlives the application that used the driver
+        Node.closeAll(); // first: no linger starts or stops anything any more
         InboundServer.shutdownAll();
-        Node.closeAll();
     }
 
     /**
@@ -104,24 +106,26 @@ public final class ReplDriver implements Driver {
                     + ReplUrl.mask(config.delegateUrl()), "08001");
         }
         if (!captures) return ProxyFactory.wrap(raw, null, null, "pass-through"); // nothing of ours applies
+        CaptureSession capture = null; // holds the node's lease from here until the connection closes
         try {
-            ConnectionInterceptor interceptor = null;
             Object admin = null;
             if (config.replicationEnabled()) {
                 LocalDatabase database = () -> delegate.connect(config.delegateUrl(), config.delegateProperties());
                 Node node = Node.of(config, raw, database);
-                interceptor = new CaptureSession(node, raw);
+                capture = new CaptureSession(node, raw);
                 admin = new NodeAdmin(node);
                 if (config.apply() && !config.peers().isEmpty()) InboundServer.ensureStarted(node);
             }
             // materialized views work with and without repl.node (SPEC 6)
-            MviewSession mviews = new MviewSession(interceptor, raw, config.delegateUrl(), config.schema().orElse(null));
+            MviewSession mviews = new MviewSession(capture, raw, config.delegateUrl(), config.schema().orElse(null));
             Object extensions = admin == null ? mviews.admin() : new Object[] {admin, mviews.admin()};
             return ProxyFactory.wrap(raw, mviews, extensions, config.node().orElse("pass-through"));
         } catch (SQLException e) {
+            if (capture != null) capture.afterClose();
             closeQuietly(raw, e);
             throw e;
         } catch (RuntimeException e) {
+            if (capture != null) capture.afterClose();
             closeQuietly(raw, e);
             throw new SQLException("Could not wrap the connection to " + ReplUrl.mask(config.delegateUrl()), "08001", e);
         }

@@ -38,7 +38,7 @@ public final class InboundServer {
     }
 
     static String key(Node node) {
-        return node.name() + "\u0000" + node.config().delegateUrl() + "\u0000" + node.logSchema();
+        return node.key();
     }
 
     /** Starts the node's inbound server unless it runs already; never throws (the application's connection comes first). */
@@ -61,7 +61,17 @@ public final class InboundServer {
         return SERVERS.get(key(node));
     }
 
-    /** Stops every inbound server of this JVM and waits a little for their threads. */
+    /**
+     * Takes the node's inbound server out of service, if it runs, for the caller to {@link #stop};
+     * the next {@link #ensureStarted} starts a new one.
+     */
+    public static InboundServer detach(Node node) {
+        synchronized (SERVERS) {
+            return SERVERS.remove(key(node));
+        }
+    }
+
+    /** Stops every inbound server of this JVM and waits a little for their threads, the read-ahead workers' too. */
     public static void shutdownAll() {
         List<InboundServer> all;
         synchronized (SERVERS) {
@@ -69,6 +79,7 @@ public final class InboundServer {
             SERVERS.clear();
         }
         for (InboundServer s : all) s.stop();
+        ReadAhead.shutdownReaders();
     }
 
     private void start() {
@@ -108,21 +119,31 @@ public final class InboundServer {
         }
     }
 
-    /** Stops the threads and closes their connections. */
+    /** Stops the threads and closes their connections, waiting up to about three seconds for the threads to end. */
     public void stop() {
         stopped = true;
         SERVERS.remove(key, this);
         appliers.forEach(Applier::stop);
         threads.forEach(Thread::interrupt);
+        if (joinAll(2000)) return;
+        appliers.forEach(Applier::closeConnections); // unblocks a thread still inside a JDBC call
+        joinAll(1000);
+    }
+
+    /** Waits for the threads, {@code millis} for all of them together; whether they all ended. */
+    private boolean joinAll(long millis) {
+        long deadline = System.nanoTime() + millis * 1_000_000L;
         for (Thread t : threads) {
+            long left = (deadline - System.nanoTime()) / 1_000_000L;
             try {
-                t.join(2000);
+                if (left > 0) t.join(left);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                break;
+                return false;
             }
+            if (t.isAlive()) return false;
         }
-        appliers.forEach(Applier::closeConnections); // unblocks a thread still inside a JDBC call
+        return true;
     }
 
     /** Blocks until stopped or interrupted (the CLI's apply command). */

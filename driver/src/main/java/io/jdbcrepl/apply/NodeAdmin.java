@@ -47,7 +47,8 @@ public final class NodeAdmin implements ReplAdmin {
     public void waitForPeers(Duration timeout) throws SQLException {
         long deadline = System.nanoTime() + timeout.toNanos();
         ProgressStore progress = new ProgressStore(node.changeLog());
-        try (Connection local = local()) {
+        // a use of the node: its apply side does not stop (the connection's linger) while it is awaited
+        try (Node.Lease waiting = node.lease(); Connection local = local()) {
             for (String name : node.config().peers()) {
                 PeerConfig peer = node.config().peer(name);
                 try (SourceReader reader = reader(peer)) {

@@ -10,8 +10,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A batch's transactions taken a window at a time, with the LCRs of the window's small
@@ -25,11 +27,31 @@ final class ReadAhead implements AutoCloseable {
 
     private static final int MAX_TRANSACTIONS = 500;
 
-    private static final ExecutorService READERS = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "jdbc-repl-read-ahead");
-        t.setDaemon(true);
-        return t;
-    });
+    /** An idle worker ends after this: a node whose apply side stopped keeps no thread for long. */
+    private static final long IDLE_WORKER_MILLIS = 1_000;
+    /** Shared by the appliers of this JVM; replaced when the driver shuts down ({@link #shutdownReaders}). */
+    private static volatile ExecutorService readers = newReaders();
+
+    private static ExecutorService newReaders() {
+        return new ThreadPoolExecutor(0, Integer.MAX_VALUE, IDLE_WORKER_MILLIS, TimeUnit.MILLISECONDS,
+                new SynchronousQueue<>(), r -> {
+                    Thread t = new Thread(r, "jdbc-repl-read-ahead");
+                    t.setDaemon(true);
+                    return t;
+                });
+    }
+
+    /** Ends the workers (the driver shuts down); windows being read finish first, a second at most is waited for. */
+    static void shutdownReaders() {
+        ExecutorService old = readers;
+        readers = newReaders();
+        old.shutdown();
+        try {
+            old.awaitTermination(1, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
 
     interface Rows {
         /** The next transaction of the batch, or null at its end. */
@@ -58,7 +80,7 @@ final class ReadAhead implements AutoCloseable {
             current = next != null ? await() : fill();
             log.use(current.lcrs());
             // A window ending in a large transaction streams it from the source: read on after it.
-            if (!current.ended() && !current.endsLarge()) next = READERS.submit(this::fill);
+            if (!current.ended() && !current.endsLarge()) next = readers.submit(this::fill);
         }
         return current.txs().poll();
     }

@@ -113,6 +113,7 @@ final class ApplyCommands {
         if (node.config().peers().isEmpty()) {
             throw new SQLException("node " + node.name() + " has no repl.peers: nothing to apply from", "22023");
         }
+        Node.Lease running = node.lease(); // the command is the node's user: no connection's linger stops it
         InboundServer server = InboundServer.ensureStarted(node);
         Thread hook = new Thread(server::stop, "jdbc-repl-apply-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
@@ -121,6 +122,7 @@ final class ApplyCommands {
         try {
             server.join();
         } finally {
+            running.close();
             server.stop();
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);

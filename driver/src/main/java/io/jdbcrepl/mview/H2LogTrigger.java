@@ -14,11 +14,10 @@ import java.util.Objects;
  * H2's row trigger for a materialized view log (H2 runs Java triggers only): the same rows as the
  * PostgreSQL and MariaDB triggers of {@link LogTables}. Its name carries the log table and whether
  * the log has new values; the columns are read from the log table when H2 loads the trigger.
+ * Only H2 loads this class (by name, {@link LogTables#H2_TRIGGER_CLASS}): it implements H2's
+ * interface, which other vendors' applications do not have.
  */
 public final class H2LogTrigger implements Trigger {
-
-    private static final String WITH_NEW = "$TN";
-    private static final String WITHOUT_NEW = "$TO";
 
     private boolean newValues;
     /** Per log column copied from the master: its index in the master's row. */
@@ -28,22 +27,11 @@ public final class H2LogTrigger implements Trigger {
     private int masterColumns;
     private String insert;
 
-    static String triggerName(String logTable, boolean newValues) {
-        return logTable + (newValues ? WITH_NEW : WITHOUT_NEW);
-    }
-
-    /** CHANGE_VECTOR$$ with every column's bit set (Oracle's layout: bit n % 8 of byte n / 8, n from 1). */
-    static byte[] allColumns(int columns) {
-        byte[] v = new byte[columns / 8 + 1];
-        for (int n = 1; n <= columns; n++) v[n / 8] |= (byte) (1 << (n % 8));
-        return v;
-    }
-
     @Override
     public void init(Connection conn, String schemaName, String triggerName, String tableName, boolean before, int type)
             throws SQLException {
-        newValues = triggerName.endsWith(WITH_NEW);
-        String logTable = triggerName.substring(0, triggerName.length() - WITH_NEW.length());
+        newValues = LogTables.h2TriggerHasNewValues(triggerName);
+        String logTable = triggerName.substring(0, triggerName.length() - LogTables.h2TriggerName("", newValues).length());
         List<String> master = columns(conn, schemaName, tableName);
         masterColumns = master.size();
         List<String> keyColumns = new ArrayList<>();
@@ -90,12 +78,12 @@ public final class H2LogTrigger implements Trigger {
     public void fire(Connection conn, Object[] oldRow, Object[] newRow) throws SQLException {
         try (PreparedStatement ps = conn.prepareStatement(insert)) {
             if (oldRow == null) {
-                write(ps, newRow, "I", "N", allColumns(masterColumns));
+                write(ps, newRow, "I", "N", LogTables.allColumns(masterColumns));
             } else if (newRow == null) {
-                write(ps, oldRow, "D", "O", allColumns(masterColumns));
+                write(ps, oldRow, "D", "O", LogTables.allColumns(masterColumns));
             } else if (keyChanged(oldRow, newRow)) {
-                write(ps, oldRow, "D", "O", allColumns(masterColumns));
-                write(ps, newRow, "I", "N", allColumns(masterColumns));
+                write(ps, oldRow, "D", "O", LogTables.allColumns(masterColumns));
+                write(ps, newRow, "I", "N", LogTables.allColumns(masterColumns));
             } else {
                 byte[] vector = new byte[masterColumns / 8 + 1];
                 for (int i = 0; i < masterColumns; i++) {

@@ -27,6 +27,14 @@ import java.util.stream.Collectors;
  */
 final class LogTables {
 
+    /**
+     * H2's trigger class, by name: {@link H2LogTrigger} implements {@code org.h2.api.Trigger}, and
+     * loading it where H2 is not on the class path fails, so only H2 loads it, from its trigger.
+     */
+    static final String H2_TRIGGER_CLASS = "io.jdbcrepl.mview.H2LogTrigger";
+    private static final String H2_WITH_NEW = "$TN";
+    private static final String H2_WITHOUT_NEW = "$TO";
+
     private final Dialect dialect;
 
     LogTables(Dialect dialect) {
@@ -69,8 +77,8 @@ final class LogTables {
             case POSTGRESQL -> postgresTriggers(raw, log, master, table);
             case MYSQL -> mariaDbTriggers(raw, log, master, table);
             case H2 -> Sql.execute(raw, "CREATE TRIGGER " + Sql.quote(dialect, new Name(log.master().schema(),
-                    H2LogTrigger.triggerName(log.logTable(), log.newValues()))) + " AFTER INSERT, UPDATE, DELETE ON "
-                    + Sql.quote(dialect, log.master()) + " FOR EACH ROW CALL '" + H2LogTrigger.class.getName() + "'");
+                    h2TriggerName(log.logTable(), log.newValues()))) + " AFTER INSERT, UPDATE, DELETE ON "
+                    + Sql.quote(dialect, log.master()) + " FOR EACH ROW CALL '" + H2_TRIGGER_CLASS + "'");
         }
     }
 
@@ -88,7 +96,7 @@ final class LogTables {
                 }
             }
             case H2 -> Sql.execute(raw, "DROP TRIGGER IF EXISTS " + Sql.quote(dialect, new Name(schema,
-                    H2LogTrigger.triggerName(log.logTable(), log.newValues()))));
+                    h2TriggerName(log.logTable(), log.newValues()))));
         }
         Sql.execute(raw, "DROP TABLE IF EXISTS " + Sql.quote(dialect, new Name(schema, log.logTable())));
     }
@@ -119,9 +127,26 @@ final class LogTables {
         return "INSERT INTO " + table + " (" + String.join(", ", names) + ") VALUES (" + String.join(", ", values) + ")";
     }
 
+    /** The name of H2's trigger of a log: the log table and whether the log has new values ({@link H2LogTrigger#init}). */
+    static String h2TriggerName(String logTable, boolean newValues) {
+        return logTable + (newValues ? H2_WITH_NEW : H2_WITHOUT_NEW);
+    }
+
+    /** Whether an H2 trigger named by {@link #h2TriggerName} is of a log with new values. */
+    static boolean h2TriggerHasNewValues(String triggerName) {
+        return triggerName.endsWith(H2_WITH_NEW);
+    }
+
+    /** CHANGE_VECTOR$$ with every column's bit set (Oracle's layout: bit n % 8 of byte n / 8, n from 1). */
+    static byte[] allColumns(int columns) {
+        byte[] v = new byte[columns / 8 + 1];
+        for (int n = 1; n <= columns; n++) v[n / 8] |= (byte) (1 << (n % 8));
+        return v;
+    }
+
     /** Every column's bit, as a binary literal. */
     private String allColumns(TableInfo master) {
-        byte[] bytes = H2LogTrigger.allColumns(master.columns().size());
+        byte[] bytes = allColumns(master.columns().size());
         String hex = HexFormat.of().formatHex(bytes);
         return dialect == Dialect.POSTGRESQL ? "decode('" + hex + "', 'hex')" : "X'" + hex + "'";
     }

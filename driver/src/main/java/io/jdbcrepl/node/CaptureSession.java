@@ -52,6 +52,8 @@ public final class CaptureSession implements ConnectionInterceptor {
     private String currentSchema;
     /** PostgreSQL: the open transaction ran a captured statement (its commit wakes the peers). */
     private boolean capturedInTransaction;
+    /** This connection's use of the node, taken last in the constructor and given back when it closes. */
+    private final Node.Lease lease;
 
     public CaptureSession(Node node, Connection raw) throws SQLException {
         this.node = node;
@@ -66,6 +68,13 @@ public final class CaptureSession implements ConnectionInterceptor {
             this.locking = new LockingPlanner(LockingDialect.of(node.dialect()));
             this.transaction = new LockingTransaction(node.dialect(), node.changeLog());
         }
+        this.lease = node.lease();
+    }
+
+    /** The connection closed (or was never handed out): the node may stop its background work. */
+    @Override
+    public void afterClose() {
+        lease.close();
     }
 
     /**

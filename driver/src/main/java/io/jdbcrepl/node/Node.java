@@ -1,6 +1,7 @@
 package io.jdbcrepl.node;
 
 import io.jdbcrepl.apply.ApplySchema;
+import io.jdbcrepl.apply.InboundServer;
 import io.jdbcrepl.conflict.CustomHandlers;
 import io.jdbcrepl.capture.CaptureException;
 import io.jdbcrepl.capture.CaptureSettings;
@@ -17,12 +18,14 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * What one replication node shares across its connections in this JVM: its configuration, the
@@ -40,6 +43,27 @@ public final class Node {
         }
     });
 
+    /**
+     * How long a node's background work (its inbound server, its notifier) outlives the node's
+     * last connection: a pool that closes and opens connections now and then does not restart it
+     * each time, and an application that stops (a redeploy) leaves no thread behind for long.
+     */
+    static final long LINGER_MILLIS = Long.getLong("io.jdbcrepl.lingerMillis", 5_000L);
+    /** Leases (open connections, the command line's apply) per node key; guarded by NODES. */
+    private static final Map<String, Integer> LEASES = new HashMap<>();
+    /** The thread waiting out the linger of a node key without leases; guarded by NODES. */
+    private static final Map<String, Thread> LINGERING = new HashMap<>();
+    /**
+     * Node keys whose inbound server the linger stopped: the next lease starts it again, also where
+     * it was started with {@code startApply()} and the connections say {@code repl.apply=false};
+     * guarded by NODES.
+     */
+    private static final java.util.Set<String> IDLE_STOPPED = new java.util.HashSet<>();
+    /** Counts {@link #closeAll}: a lease taken before it is not counted any more; guarded by NODES. */
+    private static long generation;
+
+    /** Node name, database URL and schema: the key of {@link #NODES}, {@link #LEASES} and the inbound servers. */
+    private final String key;
     private final String name;
     private final ReplConfig config;
     private final Dialect dialect;
@@ -51,7 +75,8 @@ public final class Node {
     /** PostgreSQL: NOTIFY after captured commits; null elsewhere. */
     private final PostgresNotifier notifier;
 
-    private Node(String name, ReplConfig config, Dialect dialect, String logSchema, LocalDatabase database) {
+    private Node(String key, String name, ReplConfig config, Dialect dialect, String logSchema, LocalDatabase database) {
+        this.key = key;
         this.name = name;
         this.config = config;
         this.dialect = dialect;
@@ -76,11 +101,11 @@ public final class Node {
             if (node != null && node.config.replProperties().equals(config.replProperties()) && node.logExists(raw)) {
                 return node;
             }
-            if (node != null && node.notifier != null) node.notifier.close();
+            if (node != null && node.notifier != null) node.notifier.close(0);
             // SPEC 5.4: a custom handler class that cannot be instantiated fails connect (22023)
             ClassLoader context = Thread.currentThread().getContextClassLoader();
             CustomHandlers.load(config.dmlHandlers(), context != null ? context : Node.class.getClassLoader());
-            node = new Node(config.node().orElseThrow(), config, dialect, schema, database);
+            node = new Node(key, config.node().orElseThrow(), config, dialect, schema, database);
             node.changeLog.install(raw, config.install());
             new ApplySchema(dialect, node.changeLog).install(raw, config.install());
             // SPEC 5.3: keys naming columns of tables that exist now fail connect (22023); others at first use
@@ -124,7 +149,11 @@ public final class Node {
         if (notifier != null) notifier.request();
     }
 
-    /** Stops the nodes' background threads (when the driver is deregistered); they start again on demand. */
+    /** Node name, database URL and schema, as one string: what identifies the node in this JVM. */
+    public String key() {
+        return key;
+    }
+
     /**
      * Ends the nodes' background threads and their connections ({@code Repl.shutdown()}); the nodes
      * stay, and a later commit starts its notifier again.
@@ -137,13 +166,94 @@ public final class Node {
         }
     }
 
+    /** Forgets every node and ends their threads (the driver was deregistered), waiting a little for them. */
     public static void closeAll() {
+        List<PostgresNotifier> notifiers = new ArrayList<>();
         synchronized (NODES) {
             for (Node node : NODES.values()) {
-                if (node.notifier != null) node.notifier.close();
+                if (node.notifier != null) notifiers.add(node.notifier);
             }
             NODES.clear();
+            LEASES.clear();
+            generation++; // leases of connections still open end as no-ops
+            LINGERING.values().forEach(Thread::interrupt);
+            LINGERING.clear();
+            IDLE_STOPPED.clear();
         }
+        long deadline = System.nanoTime() + 2_000_000_000L;
+        for (PostgresNotifier n : notifiers) n.close(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+    }
+
+    /**
+     * A use of the node that keeps its background work running: an open connection, the command
+     * line's {@code apply}, a {@code waitForPeers}. When the last lease is closed the work stops
+     * after {@link #LINGER_MILLIS}, unless a new lease comes first; the next connection starts it again.
+     */
+    public Lease lease() {
+        Lease lease;
+        boolean resume;
+        synchronized (NODES) {
+            LEASES.merge(key, 1, Integer::sum);
+            Thread lingering = LINGERING.remove(key);
+            if (lingering != null) lingering.interrupt();
+            resume = IDLE_STOPPED.remove(key);
+            lease = new Lease(this, generation);
+        }
+        if (resume) InboundServer.ensureStarted(this);
+        return lease;
+    }
+
+    /** One use of the node; closing it more than once is harmless. */
+    public static final class Lease implements AutoCloseable {
+        private final Node node;
+        private final long generation;
+        private final AtomicBoolean closed = new AtomicBoolean();
+
+        private Lease(Node node, long generation) {
+            this.node = node;
+            this.generation = generation;
+        }
+
+        @Override
+        public void close() {
+            if (closed.compareAndSet(false, true)) node.released(generation);
+        }
+    }
+
+    private void released(long leasedIn) {
+        synchronized (NODES) {
+            Integer leases = LEASES.get(key);
+            if (leases == null || leasedIn != generation) return; // the driver was deregistered meanwhile
+            if (leases > 1) {
+                LEASES.put(key, leases - 1);
+                return;
+            }
+            LEASES.remove(key);
+            Thread linger = new Thread(this::linger, "jdbc-repl-linger-" + name);
+            linger.setDaemon(true);
+            LINGERING.put(key, linger);
+            linger.start();
+        }
+    }
+
+    /** Waits out the linger, then stops the node's work unless a lease came meanwhile. */
+    private void linger() {
+        try {
+            Thread.sleep(LINGER_MILLIS);
+        } catch (InterruptedException leased) {
+            return;
+        }
+        InboundServer server;
+        synchronized (NODES) {
+            if (LINGERING.get(key) != Thread.currentThread()) return;
+            LINGERING.remove(key);
+            // taken out under the lock: a connection arriving from now on starts a new one
+            server = InboundServer.detach(this);
+            if (server != null) IDLE_STOPPED.add(key);
+            Node current = NODES.get(key);
+            if (current != null && current.notifier != null) current.notifier.stop();
+        }
+        if (server != null) server.stop();
     }
 
     public ReplConfig config() {

@@ -67,10 +67,20 @@ final class PostgresNotifier {
         notifyAll();
     }
 
-    /** Stops the thread and closes its connection. */
-    synchronized void close() {
-        closed = true;
-        notifyAll();
+    /** Stops the thread and closes its connection, waiting up to {@code waitMillis} for the thread to end. */
+    void close(long waitMillis) {
+        Thread running;
+        synchronized (this) {
+            closed = true;
+            notifyAll();
+            running = thread;
+        }
+        if (running == null || running == Thread.currentThread()) return;
+        try {
+            running.join(waitMillis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void run() {
