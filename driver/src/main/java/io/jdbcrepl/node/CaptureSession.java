@@ -40,6 +40,8 @@ public final class CaptureSession implements ConnectionInterceptor {
     private static final Object PASS = new Object();
     /** A statement on a replicated table that does not exist (yet): passed through, never cached. */
     private static final Object NO_SUCH_TABLE = new Object();
+    /** A load (COPY … FROM, LOAD DATA) into a replicated table: staged at each execution. */
+    private static final Object LOAD = new Object();
 
     private final Node node;
     private final Connection raw;
@@ -87,13 +89,33 @@ public final class CaptureSession implements ConnectionInterceptor {
         if (decision instanceof Capture capture) {
             return new PostgresStatementCapture(capture.plan(), capture.dml(), capture.table(), postgres, node, this);
         }
+        if (decision == LOAD) return new StagedLoadStatement(this);
         return decision instanceof LockingCapture capture
                 ? new LockingStatementCapture(capture.plan(), node, transaction) : null;
+    }
+
+    /** PostgreSQL: the capturing views of pgjdbc's connection, made on first unwrap. */
+    private PostgresViews postgresViews;
+
+    /** PostgreSQL: {@code unwrap(PGConnection.class)} and {@code unwrap(BaseConnection.class)} capture COPY. */
+    @Override
+    public Object unwrap(Class<?> iface, Connection application) throws SQLException {
+        if (postgres == null) return null;
+        if (postgresViews == null) postgresViews = new PostgresViews(this, raw);
+        return postgresViews.view(iface, application);
+    }
+
+    /** A load (COPY … FROM, LOAD DATA) into a replicated table in a batch: refused, it is staged on its own. */
+    static CaptureException loadInBatch() {
+        return new CaptureException("COPY … FROM and LOAD DATA into a replicated table cannot run in a batch: the"
+                + " driver stages each load in a temporary table and inserts its rows from there, captured. Execute"
+                + " it on its own (Statement.executeUpdate)");
     }
 
     @Override
     public String batchSql(String sql) throws SQLException {
         if (!SqlClassifier.mayChangeRows(sql)) return sql;
+        if (decide(sql) == LOAD) throw loadInBatch();
         // MariaDB/H2: the entry stays as written; executeBatch runs it captured.
         if (!(decide(sql) instanceof Capture capture)) return sql;
         capturedInTransaction = true; // a batch that then fails makes one spurious wake-up, no harm
@@ -230,7 +252,7 @@ public final class CaptureSession implements ConnectionInterceptor {
     private Object plan(String sql, String schema) throws SQLException {
         Analysis analysis = SqlClassifier.analyze(sql, node.dialect());
         if (analysis instanceof NotDml) return PASS;
-        if (analysis instanceof Opaque opaque) return opaque(opaque, sql, schema);
+        if (analysis instanceof Opaque opaque) return loadTarget(sql) != null ? load(sql, schema, opaque) : opaque(opaque, sql, schema);
         Dml dml = (Dml) analysis;
         TableRef target = dml.target();
         String targetSchema = target.schema() == null ? schema : target.foldedSchema(node.dialect());
@@ -312,6 +334,138 @@ public final class CaptureSession implements ConnectionInterceptor {
         String message = reason.contains("repl.unsupported") ? reason
                 : reason + " (set repl.unsupported=passthrough to run such statements uncaptured)";
         throw new CaptureException(message);
+    }
+
+    /** The table a load the staging can express names (PostgreSQL COPY … FROM, MariaDB LOAD DATA); else null. */
+    private TableRef loadTarget(String sql) {
+        return switch (node.dialect()) {
+            case POSTGRESQL -> {
+                io.jdbcrepl.capture.sql.CopyFrom copy = io.jdbcrepl.capture.sql.CopyFrom.parse(sql);
+                yield copy == null ? null : copy.table();
+            }
+            case MYSQL -> {
+                io.jdbcrepl.capture.sql.LoadData load = io.jdbcrepl.capture.sql.LoadData.parse(sql);
+                yield load == null ? null : load.table();
+            }
+            case H2 -> null;
+        };
+    }
+
+    /** SQL COPY … FROM / LOAD DATA: {@link #LOAD} on a replicated table, else {@link #PASS}. */
+    private Object load(String sql, String schema, Opaque opaque) throws SQLException {
+        TableRef target = loadTarget(sql);
+        String targetSchema = target.schema() == null ? schema : target.foldedSchema(node.dialect());
+        String table = target.foldedName(node.dialect());
+        if (!node.config().isReplicated(targetSchema, table, schema, node.foldsToUpper())) return PASS;
+        if (node.table(raw, targetSchema, table).isEmpty()) return NO_SUCH_TABLE;
+        if (node.dialect() == Dialect.POSTGRESQL && io.jdbcrepl.capture.sql.CopyFrom.parse(sql).stdin()) {
+            // pgjdbc runs COPY … FROM STDIN only through its copy API, which the driver captures
+            return unsupported("COPY … FROM STDIN into replicated table " + targetSchema + "." + table + " runs only"
+                    + " through pgjdbc's copy API: use connection.unwrap(PGConnection.class).getCopyAPI().copyIn(sql,"
+                    + " reader), which the driver captures", sql);
+        }
+        return LOAD;
+    }
+
+    /** Names staging tables apart within a session (a load in a transaction keeps its table until the end). */
+    private static final java.util.concurrent.atomic.AtomicLong STAGING_TABLES = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * A bulk load the application runs, through SQL or PostgreSQL's copy API: PostgreSQL {@code COPY t
+     * … FROM}, MariaDB {@code LOAD DATA … INTO TABLE t}. On a replicated table, its {@link StagedLoad}
+     * (the staging table is created now); null when it runs as written (another table, {@code COPY …
+     * TO}, or {@code repl.unsupported=passthrough} for a load that cannot be staged). A load that
+     * cannot be staged is refused (CaptureException) before anything runs.
+     */
+    public StagedLoad stageLoad(String sql, Connection application) throws SQLException {
+        if (node.dialect() == Dialect.H2) return null; // H2 loads with INSERT … SELECT FROM CSVREAD(…): captured
+        String schema = currentSchema();
+        if (node.dialect() == Dialect.POSTGRESQL) {
+            io.jdbcrepl.capture.sql.CopyFrom copy = io.jdbcrepl.capture.sql.CopyFrom.parse(sql);
+            if (copy == null) return unstageable(sql, schema);
+            TableInfo table = replicatedTable(copy.table(), schema);
+            if (table == null) return null;
+            if (copy.usesDefault()) {
+                unsupported("COPY … FROM with the DEFAULT option into replicated table "
+                        + table.qualifiedName() + " cannot be captured: the marker stands for the table's column"
+                        + " defaults. Write the default values into the data, or load into a table that is not"
+                        + " replicated and copy the rows with INSERT INTO " + table.qualifiedName() + " SELECT …", sql);
+                return null;
+            }
+            List<String> columns = copy.columns().isEmpty() ? everyColumn(table) : storedNames(table, copy.columns(), sql);
+            String staging = "pg_temp.repl_load_" + STAGING_TABLES.incrementAndGet();
+            String target = quote(table.schema()) + "." + quote(table.name());
+            String list = String.join(", ", columns.stream().map(CaptureSession::quote).toList());
+            // the rows keep the file's order (ctid order need not be: COPY may extend the file by several pages)
+            return new StagedLoad(raw, application, List.of(
+                    "CREATE TEMP TABLE " + staging + " AS SELECT " + list + " FROM " + target + " WITH NO DATA",
+                    "ALTER TABLE " + staging + " ADD COLUMN repl_load_row bigint GENERATED ALWAYS AS IDENTITY"),
+                    copy.into(staging, columns.stream().map(CaptureSession::quote).toList()),
+                    "INSERT INTO " + target + " (" + list + ") SELECT " + list + " FROM " + staging
+                            + " ORDER BY repl_load_row",
+                    "DROP TABLE IF EXISTS " + staging);
+        }
+        io.jdbcrepl.capture.sql.LoadData load = io.jdbcrepl.capture.sql.LoadData.parse(sql);
+        if (load == null) return unstageable(sql, schema);
+        TableInfo table = replicatedTable(load.table(), schema);
+        if (table == null) return null;
+        if (load.duplicates().equals("REPLACE")) {
+            unsupported("LOAD DATA … REPLACE into replicated table " + table.qualifiedName()
+                    + " cannot be captured: it deletes and re-inserts the rows whose keys the file repeats. Load"
+                    + " with IGNORE (or without REPLACE), or load into a table that is not replicated and apply"
+                    + " the rows with INSERT INTO " + table.qualifiedName() + " … SELECT … ON DUPLICATE KEY UPDATE", sql);
+            return null;
+        }
+        List<String> columns = load.columns().isEmpty() ? everyColumn(table) : storedNames(table, load.columns(), sql);
+        String staging = "repl_load_" + STAGING_TABLES.incrementAndGet();
+        String target = backquote(table.schema()) + "." + backquote(table.name());
+        String list = String.join(", ", columns.stream().map(CaptureSession::backquote).toList());
+        // LOCAL: the server cannot stop the client's file midway, so duplicate keys skip rows as with IGNORE
+        boolean ignore = load.local() || load.duplicates().equals("IGNORE");
+        // InnoDB keeps a table without a key in insertion order: the INSERT reads the rows in the file's order
+        return new StagedLoad(raw, application,
+                List.of("CREATE TEMPORARY TABLE " + staging + " ENGINE=InnoDB AS SELECT " + list + " FROM " + target + " LIMIT 0"),
+                load.into(staging),
+                "INSERT " + (ignore ? "IGNORE " : "") + "INTO " + target + " (" + list + ") SELECT " + list
+                        + " FROM " + staging,
+                "DROP TEMPORARY TABLE IF EXISTS " + staging);
+    }
+
+    /** A load statement the staging cannot express: refused if it names a replicated table. */
+    private StagedLoad unstageable(String sql, String schema) throws SQLException {
+        if (SqlClassifier.analyze(sql, node.dialect()) instanceof Opaque opaque) opaque(opaque, sql, schema); // may refuse
+        return null;
+    }
+
+    /** The table's metadata when it is replicated and exists; else null (the load runs as written). */
+    private TableInfo replicatedTable(TableRef ref, String schema) throws SQLException {
+        String targetSchema = ref.schema() == null ? schema : ref.foldedSchema(node.dialect());
+        String name = ref.foldedName(node.dialect());
+        if (!node.config().isReplicated(targetSchema, name, schema, node.foldsToUpper())) return null;
+        return node.table(raw, targetSchema, name).orElse(null);
+    }
+
+    /** The columns a load without a column list fills: every one the database does not compute. */
+    private static List<String> everyColumn(TableInfo table) {
+        return table.columns().stream().filter(c -> !c.generated()).map(c -> c.name()).toList();
+    }
+
+    private List<String> storedNames(TableInfo table, List<String> written, String sql) throws SQLException {
+        java.util.LinkedHashSet<String> names = new java.util.LinkedHashSet<>();
+        for (String column : written) {
+            String folded = node.dialect().fold(column);
+            names.add(table.column(folded).map(c -> c.name()).orElseThrow(() -> new SQLException("Column " + column
+                    + " is not a column of " + table.qualifiedName() + ": " + abbreviate(sql), "42703")));
+        }
+        return List.copyOf(names);
+    }
+
+    private static String quote(String identifier) {
+        return '"' + identifier.replace("\"", "\"\"") + '"';
+    }
+
+    private static String backquote(String identifier) {
+        return '`' + identifier.replace("`", "``") + '`';
     }
 
     private String currentSchema() throws SQLException {
