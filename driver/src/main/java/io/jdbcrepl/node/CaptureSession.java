@@ -100,9 +100,19 @@ public final class CaptureSession implements ConnectionInterceptor {
     /** PostgreSQL: {@code unwrap(PGConnection.class)} and {@code unwrap(BaseConnection.class)} capture COPY. */
     @Override
     public Object unwrap(Class<?> iface, Connection application) throws SQLException {
-        if (postgres == null) return null;
-        if (postgresViews == null) postgresViews = new PostgresViews(this, raw);
-        return postgresViews.view(iface, application);
+        if (postgres != null) {
+            if (postgresViews == null) postgresViews = new PostgresViews(this, raw);
+            Object view = postgresViews.view(iface, application);
+            if (view != null) return view;
+        }
+        // the vendor's own connection class: handed out, as JDBC wants, but not silently (README, unwrap)
+        if (Connection.class.isAssignableFrom(iface) && iface.isInstance(raw) && node.firstTime("unwrap " + iface.getName())) {
+            LOG.warn("unwrap(" + iface.getName() + ") on a capturing connection (repl.node=" + node.name() + ") hands out"
+                    + " the vendor's own connection: statements, COPY and LOAD DATA run through it are not captured and"
+                    + " do not replicate. Change replicated tables through the jdbc:repl connection"
+                    + (postgres != null ? "; unwrap(PGConnection.class) gives a view whose copy API is captured" : ""));
+        }
+        return null;
     }
 
     /** A load (COPY … FROM, LOAD DATA) into a replicated table in a batch: refused, it is staged on its own. */

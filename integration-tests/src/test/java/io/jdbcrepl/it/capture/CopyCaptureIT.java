@@ -1,5 +1,6 @@
 package io.jdbcrepl.it.capture;
 
+import io.jdbcrepl.it.support.LogCapture;
 import io.jdbcrepl.it.support.TestDatabases;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -9,6 +10,7 @@ import org.postgresql.copy.CopyIn;
 import org.postgresql.copy.CopyManager;
 import org.postgresql.copy.PGCopyOutputStream;
 import org.postgresql.core.BaseConnection;
+import org.postgresql.jdbc.PgConnection;
 
 import java.io.ByteArrayInputStream;
 import java.io.StringReader;
@@ -259,6 +261,24 @@ class CopyCaptureIT {
                     .isInstanceOf(SQLException.class).hasMessageContaining("batch");
         }
         assertThat(box.log()).hasSize(302);
+    }
+
+    @Test
+    void unwrapToPgjdbcsConnectionClassHandsOutTheRealConnectionAndSaysSo() throws Exception {
+        Sandbox box = pair.sandbox(ITEM, SCRATCH);
+        try (LogCapture log = LogCapture.start(); Connection c = box.capturing()) {
+            PgConnection real = c.unwrap(PgConnection.class);
+            assertThat(real.getClass()).isEqualTo(PgConnection.class);
+            assertThat(log.text()).contains("unwrap(org.postgresql.jdbc.PgConnection)").contains("not captured");
+            PGConnection view = c.unwrap(PGConnection.class);
+            assertThat(view).isNotInstanceOf(PgConnection.class);
+            assertThat(view.getBackendPID()).as("pgjdbc's own methods answer as pgjdbc").isEqualTo(real.getBackendPID());
+            try (Statement s = ((Connection) view).createStatement()) {
+                assertThat(s.executeUpdate("INSERT INTO item (name) VALUES ('through the view')")).isEqualTo(1);
+            }
+            assertThat(((Connection) view).unwrap(PGConnection.class)).isSameAs(view);
+        }
+        assertThat(box.briefs()).as("JDBC through the view is the capturing connection").hasSize(1);
     }
 
     /** The SQLState capture refusals carry (io.jdbcrepl.capture.CaptureException). */
