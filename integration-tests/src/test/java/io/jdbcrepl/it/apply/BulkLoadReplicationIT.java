@@ -115,6 +115,40 @@ class BulkLoadReplicationIT extends ClusterTest {
         }
     }
 
+    @Test
+    void loadDataLocalIsPartOfTheTransactionAndSkipsDuplicateKeysAsTheServerDoes() throws Exception {
+        TestDatabase db = databases.create(Vendor.MARIADB, "bulkload_tx");
+        try (Connection raw = db.openRaw(); Statement s = raw.createStatement()) {
+            for (String sql : ddl(Vendor.MARIADB)) s.execute(sql);
+            s.execute("INSERT INTO item VALUES (2, 'already there', 0, NULL)");
+        }
+        Path file = Files.createTempFile("repl-load-", ".tsv");
+        try {
+            Files.writeString(file, tsv(1, 5), StandardCharsets.UTF_8);
+            String load = "LOAD DATA LOCAL INFILE '" + file + "' INTO TABLE item CHARACTER SET utf8mb4";
+            try (Connection c = open(db, Map.of("repl.node", "n1")); Statement s = c.createStatement()) {
+                c.setAutoCommit(false);
+                assertThat(s.executeUpdate(load)).as("LOCAL: the duplicate key 2 is skipped, as by the server").isEqualTo(4);
+                c.rollback();
+                assertThat(count(db, "item")).isEqualTo(1);
+                assertThat(count(db, "n1_log")).as("rolled back with the rows").isZero();
+                assertThat(s.executeUpdate(load)).isEqualTo(4);
+                assertThat(s.executeUpdate("UPDATE item SET qty = 1 WHERE id = 2")).isEqualTo(1);
+                c.commit();
+            }
+            assertThat(count(db, "item")).isEqualTo(5);
+            assertThat(count(db, "n1_log")).isEqualTo(5);
+            try (Connection raw = db.openRaw(); Statement s = raw.createStatement();
+                    var rs = s.executeQuery("SELECT count(DISTINCT tx_id), min(command_type), max(command_type) FROM repl_log")) {
+                rs.next();
+                assertThat(rs.getInt(1)).as("one transaction").isEqualTo(1);
+                assertThat(rs.getString(2) + "," + rs.getString(3)).isEqualTo("INSERT,UPDATE");
+            }
+        } finally {
+            Files.delete(file);
+        }
+    }
+
     private static Connection open(TestDatabase db, Map<String, String> repl) throws SQLException {
         return DriverManager.getConnection(TestDatabase.withQuery(db.replUrl(repl), Map.of("allowLocalInfile", "true")),
                 db.credentials());
