@@ -7,9 +7,11 @@ import io.jdbcrepl.capture.locking.LockingDialect;
 import io.jdbcrepl.capture.locking.LockingPlanner;
 import io.jdbcrepl.capture.pg.PostgresCapture;
 import io.jdbcrepl.capture.sql.Analysis;
+import io.jdbcrepl.capture.sql.CopyFrom;
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.capture.sql.Dml;
 import io.jdbcrepl.capture.sql.InsertSource;
+import io.jdbcrepl.capture.sql.LoadData;
 import io.jdbcrepl.capture.sql.NotDml;
 import io.jdbcrepl.capture.sql.Opaque;
 import io.jdbcrepl.capture.sql.SqlClassifier;
@@ -262,7 +264,9 @@ public final class CaptureSession implements ConnectionInterceptor {
     private Object plan(String sql, String schema) throws SQLException {
         Analysis analysis = SqlClassifier.analyze(sql, node.dialect());
         if (analysis instanceof NotDml) return PASS;
-        if (analysis instanceof Opaque opaque) return loadTarget(sql) != null ? load(sql, schema, opaque) : opaque(opaque, sql, schema);
+        if (analysis instanceof Opaque opaque) {
+            return loadTarget(sql) != null ? load(sql, schema) : opaque(opaque, sql, schema);
+        }
         Dml dml = (Dml) analysis;
         TableRef target = dml.target();
         String targetSchema = target.schema() == null ? schema : target.foldedSchema(node.dialect());
@@ -350,11 +354,11 @@ public final class CaptureSession implements ConnectionInterceptor {
     private TableRef loadTarget(String sql) {
         return switch (node.dialect()) {
             case POSTGRESQL -> {
-                io.jdbcrepl.capture.sql.CopyFrom copy = io.jdbcrepl.capture.sql.CopyFrom.parse(sql);
+                CopyFrom copy = CopyFrom.parse(sql);
                 yield copy == null ? null : copy.table();
             }
             case MYSQL -> {
-                io.jdbcrepl.capture.sql.LoadData load = io.jdbcrepl.capture.sql.LoadData.parse(sql);
+                LoadData load = LoadData.parse(sql);
                 yield load == null ? null : load.table();
             }
             case H2 -> null;
@@ -362,13 +366,13 @@ public final class CaptureSession implements ConnectionInterceptor {
     }
 
     /** SQL COPY … FROM / LOAD DATA: {@link #LOAD} on a replicated table, else {@link #PASS}. */
-    private Object load(String sql, String schema, Opaque opaque) throws SQLException {
+    private Object load(String sql, String schema) throws SQLException {
         TableRef target = loadTarget(sql);
         String targetSchema = target.schema() == null ? schema : target.foldedSchema(node.dialect());
         String table = target.foldedName(node.dialect());
         if (!node.config().isReplicated(targetSchema, table, schema, node.foldsToUpper())) return PASS;
         if (node.table(raw, targetSchema, table).isEmpty()) return NO_SUCH_TABLE;
-        if (node.dialect() == Dialect.POSTGRESQL && io.jdbcrepl.capture.sql.CopyFrom.parse(sql).stdin()) {
+        if (node.dialect() == Dialect.POSTGRESQL && CopyFrom.parse(sql).stdin()) {
             // pgjdbc runs COPY … FROM STDIN only through its copy API, which the driver captures
             return unsupported("COPY … FROM STDIN into replicated table " + targetSchema + "." + table + " runs only"
                     + " through pgjdbc's copy API: use connection.unwrap(PGConnection.class).getCopyAPI().copyIn(sql,"
@@ -376,9 +380,6 @@ public final class CaptureSession implements ConnectionInterceptor {
         }
         return LOAD;
     }
-
-    /** Names staging tables apart within a session (a load in a transaction keeps its table until the end). */
-    private static final java.util.concurrent.atomic.AtomicLong STAGING_TABLES = new java.util.concurrent.atomic.AtomicLong();
 
     /**
      * A bulk load the application runs, through SQL or PostgreSQL's copy API: PostgreSQL {@code COPY t
@@ -391,7 +392,7 @@ public final class CaptureSession implements ConnectionInterceptor {
         if (node.dialect() == Dialect.H2) return null; // H2 loads with INSERT … SELECT FROM CSVREAD(…): captured
         String schema = currentSchema();
         if (node.dialect() == Dialect.POSTGRESQL) {
-            io.jdbcrepl.capture.sql.CopyFrom copy = io.jdbcrepl.capture.sql.CopyFrom.parse(sql);
+            CopyFrom copy = CopyFrom.parse(sql);
             if (copy == null) return unstageable(sql, schema);
             TableInfo table = replicatedTable(copy.table(), schema);
             if (table == null) return null;
@@ -406,7 +407,7 @@ public final class CaptureSession implements ConnectionInterceptor {
             if (columns.stream().anyMatch(c -> table.column(c).orElseThrow().generated())) {
                 return null; // PostgreSQL refuses a COPY into a generated column before it reads a row: its own error
             }
-            String target = quote(table.schema()) + "." + quote(table.name());
+            String target = StagedLoad.quote(table.schema()) + "." + StagedLoad.quote(table.name());
             List<String> always = alwaysIdentity(target, columns);
             if (!always.isEmpty()) {
                 unsupported("COPY … FROM into replicated table " + table.qualifiedName() + " cannot be captured when it"
@@ -415,18 +416,9 @@ public final class CaptureSession implements ConnectionInterceptor {
                         + " it, or make it GENERATED BY DEFAULT", sql);
                 return null;
             }
-            String staging = "pg_temp.repl_load_" + STAGING_TABLES.incrementAndGet();
-            String list = String.join(", ", columns.stream().map(CaptureSession::quote).toList());
-            // the rows keep the file's order (ctid order need not be: COPY may extend the file by several pages)
-            return new StagedLoad(raw, application, List.of(
-                    "CREATE TEMP TABLE " + staging + " AS SELECT " + list + " FROM " + target + " WITH NO DATA",
-                    "ALTER TABLE " + staging + " ADD COLUMN repl_load_row bigint GENERATED ALWAYS AS IDENTITY"),
-                    copy.into(staging, columns.stream().map(CaptureSession::quote).toList()),
-                    "INSERT INTO " + target + " (" + list + ") SELECT " + list + " FROM " + staging
-                            + " ORDER BY repl_load_row",
-                    "DROP TABLE IF EXISTS " + staging);
+            return StagedLoad.copy(raw, application, copy, target, columns);
         }
-        io.jdbcrepl.capture.sql.LoadData load = io.jdbcrepl.capture.sql.LoadData.parse(sql);
+        LoadData load = LoadData.parse(sql);
         if (load == null) return unstageable(sql, schema);
         TableInfo table = replicatedTable(load.table(), schema);
         if (table == null) return null;
@@ -438,18 +430,8 @@ public final class CaptureSession implements ConnectionInterceptor {
             return null;
         }
         List<String> columns = load.columns().isEmpty() ? everyColumn(table) : storedNames(table, load.columns(), sql);
-        String staging = "repl_load_" + STAGING_TABLES.incrementAndGet();
-        String target = backquote(table.schema()) + "." + backquote(table.name());
-        String list = String.join(", ", columns.stream().map(CaptureSession::backquote).toList());
-        // LOCAL: the server cannot stop the client's file midway, so duplicate keys skip rows as with IGNORE
-        boolean ignore = load.local() || load.duplicates().equals("IGNORE");
-        // InnoDB keeps a table without a key in insertion order: the INSERT reads the rows in the file's order
-        return new StagedLoad(raw, application,
-                List.of("CREATE TEMPORARY TABLE " + staging + " ENGINE=InnoDB AS SELECT " + list + " FROM " + target + " LIMIT 0"),
-                load.into(staging),
-                "INSERT " + (ignore ? "IGNORE " : "") + "INTO " + target + " (" + list + ") SELECT " + list
-                        + " FROM " + staging,
-                "DROP TEMPORARY TABLE IF EXISTS " + staging);
+        String target = StagedLoad.backquote(table.schema()) + "." + StagedLoad.backquote(table.name());
+        return StagedLoad.loadData(raw, application, load, target, columns);
     }
 
     /**
@@ -497,14 +479,6 @@ public final class CaptureSession implements ConnectionInterceptor {
                     + " is not a column of " + table.qualifiedName() + ": " + abbreviate(sql), "42703")));
         }
         return List.copyOf(names);
-    }
-
-    private static String quote(String identifier) {
-        return '"' + identifier.replace("\"", "\"\"") + '"';
-    }
-
-    private static String backquote(String identifier) {
-        return '`' + identifier.replace("`", "``") + '`';
     }
 
     private String currentSchema() throws SQLException {
