@@ -244,6 +244,11 @@ public final class MviewSession implements ConnectionInterceptor {
     }
 
     @Override
+    public Object unwrap(Class<?> iface, Connection application) throws SQLException {
+        return inner == null ? null : inner.unwrap(iface, application);
+    }
+
+    @Override
     public String batchSql(String sql) throws SQLException {
         return inner == null ? sql : inner.batchSql(sql);
     }

@@ -138,6 +138,14 @@ public final class Node {
         return name;
     }
 
+    /** Things this node says once (a warning per kind): each key is new only once. */
+    private final java.util.Set<String> said = ConcurrentHashMap.newKeySet();
+
+    /** Whether {@code key} is asked for the first time on this node. */
+    boolean firstTime(String key) {
+        return said.size() < 1000 && said.add(key);
+    }
+
     /** Connections of the node's own database, outside capture. */
     public LocalDatabase database() {
         return database;
