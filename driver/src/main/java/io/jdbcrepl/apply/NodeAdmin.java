@@ -73,8 +73,8 @@ public final class NodeAdmin implements ReplAdmin {
         }
     }
 
-    private static SourceReader reader(PeerConfig peer) throws SQLException {
-        return Peers.connect(peer, 1).reader();
+    private SourceReader reader(PeerConfig peer) throws SQLException {
+        return Peers.connect(peer, 1, node).reader();
     }
 
     @Override
