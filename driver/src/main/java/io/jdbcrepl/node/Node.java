@@ -215,11 +215,12 @@ public final class Node {
 
     /**
      * Whether changes to the table are captured ({@link ReplConfig#isReplicated}); never a table in
-     * the driver's schema, whatever {@code repl.tables} says.
+     * the driver's schema, whatever {@code repl.tables} says, unless {@code repl.schema} names the
+     * application's own schema (the driver's tables beside its tables, known by their names there).
      */
     public boolean isReplicated(String schema, String table, String currentSchema) {
         String actual = schema != null ? schema : currentSchema;
-        if (actual != null && actual.equalsIgnoreCase(logSchema)) return false;
+        if (actual != null && actual.equalsIgnoreCase(logSchema) && !logSchema.equals(homeSchema)) return false;
         return config.isReplicated(schema, table, currentSchema, foldsToUpper());
     }
 
