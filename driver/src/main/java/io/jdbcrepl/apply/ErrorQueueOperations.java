@@ -111,7 +111,7 @@ final class ErrorQueueOperations {
             lock(local, id);
             ErrorEntry entry = show(local, id);
             ConflictLog history = new ConflictLog(node.dialect(), node.changeLog());
-            ConflictHandler handlers = new PrebuiltHandlers(node.dialect(), node.config(), node.logSchema(), node.name(),
+            ConflictHandler handlers = new PrebuiltHandlers(node.dialect(), node.config(), node.homeSchema(), node.name(),
                     entry.sourceDatabase(), new ErrorQueue(node.dialect(), node.changeLog()), history);
             ApplyFailure failure = apply(local, entry, handlers);
             if (failure == null) {
@@ -166,9 +166,9 @@ final class ErrorQueueOperations {
 
     private ApplyFailure apply(Connection local, ErrorEntry entry, ConflictHandler handlers) throws SQLException {
         String sourceSchema = sourceSchema(entry.sourceDatabase());
-        TableMap tables = new TableMap(local, node.dialect(), node.config(), sourceSchema, node.logSchema());
+        TableMap tables = new TableMap(local, node.dialect(), node.config(), sourceSchema, node.homeSchema());
         try (RowApplier rows = new RowApplier(local, node.dialect(), tables, handlers,
-                CustomApply.of(node.dialect(), node.config(), node.logSchema()))) {
+                CustomApply.of(node.dialect(), node.config(), node.homeSchema()))) {
             rows.exact(true);
             long number = 0;
             for (RowLcr lcr : entry.lcrs()) {
@@ -180,12 +180,12 @@ final class ErrorQueueOperations {
         }
     }
 
-    /** The source's driver schema (where its repl_log is), which maps to ours; ours when the peer is not configured. */
+    /** The source's current schema, which maps to ours; ours when the peer is not configured. */
     private String sourceSchema(String source) throws SQLException {
-        if (!node.config().peers().contains(source)) return node.logSchema();
+        if (!node.config().peers().contains(source)) return node.homeSchema();
         PeerConfig peer = node.config().peer(source);
         try (Connection c = Peers.open(peer, node.config().peerTimeout())) {
-            return Peers.schema(c, Peers.dialect(peer));
+            return Peers.homeSchema(c, Peers.dialect(peer));
         }
     }
 }

@@ -281,7 +281,7 @@ public final class CaptureSession implements ConnectionInterceptor {
         TableRef target = dml.target();
         String targetSchema = target.schema() == null ? schema : target.foldedSchema(node.dialect());
         String table = target.foldedName(node.dialect());
-        if (!node.config().isReplicated(targetSchema, table, schema, node.foldsToUpper())) return PASS;
+        if (!node.isReplicated(targetSchema, table, schema)) return PASS;
         Optional<TableInfo> info = node.table(raw, targetSchema, table);
         if (info.isEmpty()) return NO_SUCH_TABLE; // the database reports it as usual
         try {
@@ -342,7 +342,7 @@ public final class CaptureSession implements ConnectionInterceptor {
         }
         for (TableRef t : opaque.tablesNamed()) {
             String s = t.schema() == null ? schema : t.foldedSchema(node.dialect());
-            if (node.config().isReplicated(s, t.foldedName(node.dialect()), schema, node.foldsToUpper())) {
+            if (node.isReplicated(s, t.foldedName(node.dialect()), schema)) {
                 return unsupported(opaque.reason(), sql);
             }
         }

@@ -205,7 +205,7 @@ class PeerOutageIT {
 
     private static long count(TestDatabase db, String sql) throws SQLException {
         try (Connection c = db.openRaw(); java.sql.Statement s = c.createStatement();
-             java.sql.ResultSet rs = s.executeQuery(sql)) {
+             java.sql.ResultSet rs = s.executeQuery(db.driverTables(sql))) {
             rs.next();
             return rs.getLong(1);
         }
