@@ -139,7 +139,8 @@ class BulkLoadReplicationIT extends ClusterTest {
             assertThat(count(db, "item")).isEqualTo(5);
             assertThat(count(db, "n1_log")).isEqualTo(5);
             try (Connection raw = db.openRaw(); Statement s = raw.createStatement();
-                    var rs = s.executeQuery("SELECT count(DISTINCT tx_id), min(command_type), max(command_type) FROM repl_log")) {
+                    var rs = s.executeQuery("SELECT count(DISTINCT tx_id), min(command_type), max(command_type) FROM "
+                            + db.driverTable("repl_log"))) {
                 rs.next();
                 assertThat(rs.getInt(1)).as("one transaction").isEqualTo(1);
                 assertThat(rs.getString(2) + "," + rs.getString(3)).isEqualTo("INSERT,UPDATE");
@@ -156,7 +157,7 @@ class BulkLoadReplicationIT extends ClusterTest {
 
     /** Rows of {@code item}, or with {@code n1_log} the LCRs in the node's log. */
     private static long count(TestDatabase db, String what) throws SQLException {
-        String table = what.equals("n1_log") ? "repl_log" : what;
+        String table = what.equals("n1_log") ? db.driverTable("repl_log") : what;
         try (Connection c = db.openRaw(); Statement s = c.createStatement();
                 var rs = s.executeQuery("SELECT count(*) FROM " + table)) {
             rs.next();
