@@ -219,6 +219,7 @@ final class Applier implements Runnable {
         l.setAutoCommit(false);
         // InnoDB's REPEATABLE READ would show a conflict's row as of an older snapshot than the UPDATE saw.
         if (node.dialect() == Dialect.MYSQL) l.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+        RowApplier.instantsInUtc(l, node.dialect());
         try (ApplierLock lock = new ApplierLock(node.dialect(), node.changeLog(), node.logSchema(), peer.name())) {
             if (!lock.tryAcquire(l, () -> ReplDriver.openDelegate(node.config()))) {
                 state = State.STANDBY;

@@ -165,6 +165,7 @@ final class ErrorQueueOperations {
     }
 
     private ApplyFailure apply(Connection local, ErrorEntry entry, ConflictHandler handlers) throws SQLException {
+        RowApplier.instantsInUtc(local, node.dialect()); // an admin connection of its own (NodeAdmin)
         String sourceSchema = sourceSchema(entry.sourceDatabase());
         TableMap tables = new TableMap(local, node.dialect(), node.config(), sourceSchema, node.homeSchema());
         try (RowApplier rows = new RowApplier(local, node.dialect(), tables, handlers,

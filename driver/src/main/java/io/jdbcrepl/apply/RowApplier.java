@@ -1,6 +1,7 @@
 package io.jdbcrepl.apply;
 
 import io.jdbcrepl.capture.ColumnInfo;
+import io.jdbcrepl.capture.locking.LockingDialect;
 import io.jdbcrepl.capture.pg.LargeObjects;
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.ColumnSet;
@@ -61,6 +62,18 @@ final class RowApplier implements AutoCloseable {
         this.tables = tables;
         this.handler = handler;
         this.customs = customs;
+    }
+
+    /**
+     * MariaDB/MySQL: the session shows and takes TIMESTAMP values in UTC, so that a logged instant
+     * is bound as UTC text (ValueBinding) and a row's TIMESTAMP is read back as the instant it holds,
+     * whatever the server's default zone. Called on the applying session before it applies.
+     */
+    static void instantsInUtc(Connection local, Dialect dialect) throws SQLException {
+        if (dialect != Dialect.MYSQL) return;
+        try (Statement s = local.createStatement()) {
+            s.execute("SET time_zone = '+00:00'");
+        }
     }
 
     /** Exact mode: no batching, conflicts found out (used to re-run a failed transaction). */
@@ -416,8 +429,15 @@ final class RowApplier implements AutoCloseable {
                 if (!rs.next()) return null;
                 RowImage row = new RowImage();
                 for (int c = 0; c < columns.size(); c++) {
-                    ValueType type = t.columnInfo(columns.get(c)).type();
-                    row.put(columns.get(c), type, type.read(rs, c + 1));
+                    ColumnInfo info = t.columnInfo(columns.get(c));
+                    ValueType type = info.type();
+                    Object value = type.read(rs, c + 1);
+                    if (dialect == Dialect.MYSQL && LockingDialect.isInstant(LockingDialect.MARIADB, info) && value != null) {
+                        // the instant it holds: the applier's session shows TIMESTAMP in UTC (Applier.session)
+                        row.put(columns.get(c), ValueType.TIMESTAMPTZ, ((java.time.LocalDateTime) value).atOffset(java.time.ZoneOffset.UTC));
+                    } else {
+                        row.put(columns.get(c), type, value);
+                    }
                 }
                 return row;
             }

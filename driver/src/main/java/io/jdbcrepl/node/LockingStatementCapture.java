@@ -2,6 +2,7 @@ package io.jdbcrepl.node;
 
 import io.jdbcrepl.capture.ColumnInfo;
 import io.jdbcrepl.capture.TableInfo;
+import io.jdbcrepl.capture.locking.LockingDialect;
 import io.jdbcrepl.capture.locking.LockingPlan;
 import io.jdbcrepl.capture.locking.PlannedSql;
 import io.jdbcrepl.capture.locking.ReturningPlan;
@@ -262,11 +263,36 @@ final class LockingStatementCapture implements StatementInterceptor {
         /** Rows were changed: a failure from now on must not leave them without their LCRs. */
         private boolean changed;
 
-        Run(Connection connection, PlannedSqlBinder binder, boolean ownTransaction) {
+        /** MariaDB: the session's time zone, read before any result is open, when the table has a TIMESTAMP column; else null. */
+        private final java.time.ZoneId sessionZone;
+
+        Run(Connection connection, PlannedSqlBinder binder, boolean ownTransaction) throws SQLException {
             this.connection = connection;
             this.binder = binder;
             this.ownTransaction = ownTransaction;
             this.log = new ChangeLogWriter(connection, logTable, transaction.txId(), node.name(), plan.shape());
+            boolean instants = dialect() == Dialect.MYSQL && plan.table().columns().stream()
+                    .anyMatch(c -> LockingDialect.isInstant(LockingDialect.MARIADB, c));
+            this.sessionZone = instants ? MariaDbSessionZone.of(connection) : null;
+        }
+
+        /**
+         * A row image as the change log's JSON: a MariaDB TIMESTAMP, read as the wall time of the
+         * session's zone, as the instant it holds (in UTC).
+         */
+        private String json(RowImage row) throws SQLException {
+            if (sessionZone == null) return row.valuesJson();
+            RowImage out = new RowImage();
+            for (var e : row.asMap().entrySet()) {
+                TypedValue v = e.getValue();
+                ColumnInfo c = plan.table().column(e.getKey()).orElseThrow();
+                if (LockingDialect.isInstant(LockingDialect.MARIADB, c) && v.value() instanceof java.time.LocalDateTime wall) {
+                    out.put(e.getKey(), io.jdbcrepl.lcr.ValueType.TIMESTAMPTZ, MariaDbSessionZone.instant(wall, sessionZone));
+                } else {
+                    out.put(e.getKey(), v);
+                }
+            }
+            return out.valuesJson();
         }
 
         /** The changes and their LCRs; in a transaction of its own the last LCRs are left pending in {@link #log}. */
@@ -334,7 +360,7 @@ final class LockingStatementCapture implements StatementInterceptor {
                 long count = rs.getLong(1);
                 RowImage after = read(rs, 2 + table.key().size(), table, update.logged().newColumns());
                 if (!unchangedByIgnore(update, old, after)) {
-                    log.add(image(old, update.logged().oldColumns()).valuesJson(), after.valuesJson());
+                    log.add(json(image(old, update.logged().oldColumns())), json(after));
                 }
                 if (!ownTransaction) log.flush();
                 return count;
@@ -385,7 +411,7 @@ final class LockingStatementCapture implements StatementInterceptor {
                             + " rows and deleted " + n + " of them by key: the statement is undone", "XX000");
                 }
             }
-            for (RowImage row : rows) log.add(image(row, delete.logged().oldColumns()).valuesJson(), null);
+            for (RowImage row : rows) log.add(json(image(row, delete.logged().oldColumns())), null);
             return rows.size();
         }
 
@@ -411,7 +437,7 @@ final class LockingStatementCapture implements StatementInterceptor {
                     }
                 }
             }
-            for (RowImage row : rows) log.add(image(row, delete.logged().oldColumns()).valuesJson(), null);
+            for (RowImage row : rows) log.add(json(image(row, delete.logged().oldColumns())), null);
             return rows.size();
         }
 
@@ -469,8 +495,8 @@ final class LockingStatementCapture implements StatementInterceptor {
                 while (rs.next()) {
                     RowImage row = read(rs, own + 1, table, returning.columns());
                     count++;
-                    if (returning.command() == CommandType.INSERT) log.add(null, image(row, returning.logged().newColumns()).valuesJson());
-                    else log.add(image(row, returning.logged().oldColumns()).valuesJson(), null);
+                    if (returning.command() == CommandType.INSERT) log.add(null, json(image(row, returning.logged().newColumns())));
+                    else log.add(json(image(row, returning.logged().oldColumns())), null);
                     if (keys.requested()) rows.add(new ArrayList<>(row.asMap().values()));
                 }
                 if (streamed) {
@@ -541,7 +567,7 @@ final class LockingStatementCapture implements StatementInterceptor {
                         long n = rs.getLong(columns.size() + 1);
                         if (n == updates) {
                             count++;
-                            log.add(upsert.shape(), null, image(row, upsert.logged().newColumns()).valuesJson());
+                            log.add(upsert.shape(), null, json(image(row, upsert.logged().newColumns())));
                             anyInserted = true;
                             if (keys.requested()) inserted.add(last);
                             continue;
@@ -554,7 +580,7 @@ final class LockingStatementCapture implements StatementInterceptor {
                         }
                         anyChanged = true;
                         count += 2;
-                        log.add(upsert.updateShape(), old.valuesJson(), image(row, upsert.updateLogged().newColumns()).valuesJson());
+                        log.add(upsert.updateShape(), json(old), json(image(row, upsert.updateLogged().newColumns())));
                     }
                 }
                 while (ps.getMoreResults() || ps.getUpdateCount() != -1) { } // the compound statement's end
@@ -757,7 +783,7 @@ final class LockingStatementCapture implements StatementInterceptor {
                             + " be computable before the update (no RAND(), UUID() or subqueries on the same table)",
                             SqlStates.REFUSED);
                 }
-                if (!unchangedByIgnore(update, row.old(), newImage)) log.add(row.old().valuesJson(), newImage.valuesJson());
+                if (!unchangedByIgnore(update, row.old(), newImage)) log.add(json(row.old()), json(newImage));
             }
         }
 

@@ -44,6 +44,14 @@ final class Cluster implements AutoCloseable {
         this(dbs, Map.of());
     }
 
+    /** Connector options appended to one node's URL as they are, not encoded ({@code sessionVariables=time_zone='-03:00'}). */
+    private final Map<Integer, String> rawOptions = new java.util.HashMap<>();
+
+    Cluster withRawOption(int node, String option) {
+        rawOptions.put(node, option);
+        return this;
+    }
+
     /** More repl.* keys for one node's URL, winning over the others. */
     Cluster with(int node, Map<String, String> properties) {
         perNode.put(node, properties);
@@ -77,7 +85,8 @@ final class Cluster implements AutoCloseable {
         p.put("repl.apply.poll", "50ms");
         p.putAll(extra);
         p.putAll(perNode.getOrDefault(i, Map.of()));
-        return dbs.get(i).replUrl(p);
+        String url = dbs.get(i).replUrl(p);
+        return rawOptions.containsKey(i) ? url + (url.contains("?") ? "&" : "?") + rawOptions.get(i) : url;
     }
 
     Connection open(int i) throws SQLException {

@@ -30,6 +30,21 @@ public enum LockingDialect {
                 : "\"" + identifier.replace("\"", "\"\"") + "\"";
     }
 
+    /**
+     * The type a column's values are logged as: a MariaDB/MySQL {@code TIMESTAMP} holds an instant
+     * (stored in UTC, shown in the session's {@code time_zone}), so it is logged as a TIMESTAMPTZ;
+     * {@code DATETIME} and every H2 column as their own type.
+     */
+    public ValueType loggedType(ColumnInfo column) {
+        return isInstant(this, column) ? ValueType.TIMESTAMPTZ : column.type();
+    }
+
+    /** Whether {@code column} is a MariaDB/MySQL {@code TIMESTAMP}: an instant read and written as a wall time of the session's zone. */
+    public static boolean isInstant(LockingDialect dialect, ColumnInfo column) {
+        return dialect == MARIADB && column.type() == ValueType.TIMESTAMP && column.typeName() != null
+                && column.typeName().trim().toUpperCase(java.util.Locale.ROOT).startsWith("TIMESTAMP");
+    }
+
     /** Now, with microseconds, of a type that compares correctly with the column. */
     String now(ColumnInfo column) {
         if (this == MARIADB) return "NOW(6)";

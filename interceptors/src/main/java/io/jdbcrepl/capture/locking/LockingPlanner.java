@@ -117,8 +117,8 @@ public final class LockingPlanner {
             statement = upsertWithTimestamp(dml, table, assigned, ref, table.column(table.storedName(
                     settings.timestampColumn())).orElseThrow(), marker + returning.toString());
         }
-        return new UpsertPlan(table, inserted, LogRowShape.of(CommandType.INSERT, table, inserted), updated,
-                LogRowShape.of(CommandType.UPDATE, table, updated), columns, upsertBlock(reset, statement, false),
+        return new UpsertPlan(table, inserted, LogRowShape.of(CommandType.INSERT, table, inserted, dialect), updated,
+                LogRowShape.of(CommandType.UPDATE, table, updated, dialect), columns, upsertBlock(reset, statement, false),
                 upsertBlock(reset, statement, true));
     }
 
@@ -240,7 +240,7 @@ public final class LockingPlanner {
                 : "SELECT " + String.join(", ", texts) + ", " + dialect.quotedList(columns) + " FROM " + dml.delta().kind()
                         + " TABLE (" + stripEnd(dml.sql()) + "\n)" + (dml.delta().alias().isEmpty() ? "" : " " + dml.delta().alias());
         PlannedSql sql = new PlannedSql(text, allParameters(dml));
-        return new ReturningPlan(table, command, logged, LogRowShape.of(command, table, logged), sql, columns, null, items);
+        return new ReturningPlan(table, command, logged, LogRowShape.of(command, table, logged, dialect), sql, columns, null, items);
     }
 
     private ReturningPlan returning(TableInfo table, CommandType command, LoggedColumns logged, PlannedSql change,
@@ -253,7 +253,7 @@ public final class LockingPlanner {
             sql.sql("SELECT ").sql(dialect.quotedList(columns)).sql(" FROM " + deltaTable + " TABLE (")
                     .append(change).sql("\n)");
         }
-        return new ReturningPlan(table, command, logged, LogRowShape.of(command, table, logged), sql.build(), columns);
+        return new ReturningPlan(table, command, logged, LogRowShape.of(command, table, logged, dialect), sql.build(), columns);
     }
 
     /** MariaDB: {@code RETURNING} every column of the table (after a new line, which ends a trailing -- comment of the application's text). */

@@ -17,11 +17,11 @@ import java.util.Map;
 public record LogRowShape(CommandType command, String schema, String table, String columnTypesJson,
         String changeVectorJson) {
 
-    public static LogRowShape of(CommandType command, TableInfo table, LoggedColumns logged) {
+    public static LogRowShape of(CommandType command, TableInfo table, LoggedColumns logged, LockingDialect dialect) {
         Map<String, Object> types = new LinkedHashMap<>();
         for (ColumnInfo c : table.columns()) {
             if (logged.oldColumns().contains(c.name()) || logged.newColumns().contains(c.name())) {
-                types.put(c.name(), c.type().logName());
+                types.put(c.name(), dialect.loggedType(c).logName());
             }
         }
         String vector = logged.changeVector().isEmpty() ? null : Json.write(logged.changeVector());

@@ -82,7 +82,7 @@ public final class UpdatePlan implements LockingPlan {
             String keyReference, LockingDialect dialect, OneRow oneRow, Spill spill, PlannedSql keylessFilter) {
         this.table = table;
         this.logged = logged;
-        this.shape = LogRowShape.of(CommandType.UPDATE, table, logged);
+        this.shape = LogRowShape.of(CommandType.UPDATE, table, logged, dialect);
         this.otherOldColumns = List.copyOf(otherOldColumns);
         this.keyAssigned = keyAssigned;
         this.ignore = ignore;
