@@ -142,6 +142,22 @@ class EdgeValuesIT extends ClusterTest {
                 .isEqualTo(1);
     }
 
+    /** SPEC 8.8: the driver's MariaDB tables are utf8mb4 on a latin1 database, so an emoji is logged and arrives. */
+    @org.junit.jupiter.api.Test
+    void driverTablesAreUtf8mb4OnALatin1Database() throws Exception {
+        cluster = new Cluster(databases.nodes("latin1", Vendor.MARIADB, Vendor.MARIADB), Map.of("repl.apply", "false"));
+        cluster.ddl(v -> List.of("ALTER DATABASE CHARACTER SET latin1 COLLATE latin1_swedish_ci",
+                "CREATE TABLE t (id INT PRIMARY KEY, note VARCHAR(20) CHARACTER SET utf8mb4)"));
+        cluster.execute(0, "INSERT INTO t VALUES (1, 'fus\u00e9e \uD83D\uDE80')");
+        cluster.admin(1).startApply();
+        cluster.admin(1).waitForPeers(Cluster.WAIT);
+        assertThat(cluster.rows(1, "t", "id")).containsExactly("id=1, note=fus\u00e9e \uD83D\uDE80");
+        for (int node = 0; node < 2; node++) {
+            assertThat(cluster.count(node, "SELECT count(*) FROM information_schema.tables WHERE table_schema = DATABASE()"
+                    + " AND table_name LIKE 'repl%' AND table_collation NOT LIKE 'utf8mb4%'")).isZero();
+        }
+    }
+
     /** Row i+1's edge column as the database's own text (null when the row is absent). */
     private List<String> texts(int node, Vendor v, List<Edge> edges) throws SQLException {
         List<String> out = new ArrayList<>();
