@@ -13,7 +13,6 @@ import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Base64;
-import java.util.Locale;
 import java.util.UUID;
 
 /**
