@@ -41,18 +41,19 @@ final class ErrorQueue {
         long count;
         try (PreparedStatement ps = local.prepareStatement(insertLcr())) {
             int[] pending = {0};
-            try {
-                count = reader.lcrs(tx.txId(), (lcr, number) -> {
-                bind(ps, id, number, lcr);
+            // As stored at the source: an LCR that cannot be decoded is kept readable as it is.
+            count = reader.storedLcrs(tx.txId(), (columns, createdAt, number) -> {
+                ps.setLong(1, id);
+                ps.setLong(2, number);
+                ps.setLong(3, Long.parseLong(columns[0]));
+                for (int i = 1; i < columns.length; i++) ps.setString(i + 3, columns[i]);
+                ps.setTimestamp(columns.length + 3, createdAt);
                 ps.addBatch();
                 if (++pending[0] == 100) {
                     ps.executeBatch();
                     pending[0] = 0;
                 }
-                });
-            } catch (ApplyFailure impossible) {
-                throw new IllegalStateException(impossible);
-            }
+            });
             if (pending[0] > 0) ps.executeBatch();
         }
         try (PreparedStatement ps = local.prepareStatement("UPDATE " + errors + " SET message_count = ? WHERE id = ?")) {

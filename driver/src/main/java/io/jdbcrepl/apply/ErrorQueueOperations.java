@@ -68,7 +68,15 @@ final class ErrorQueueOperations {
                 + " WHERE error_id = ? ORDER BY seq")) {
             ps.setLong(1, id);
             try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) out.add(LogRows.read(rs));
+                while (rs.next()) {
+                    try {
+                        out.add(LogRows.read(rs));
+                    } catch (RuntimeException e) { // kept as stored in repl_error_lcr, readable there
+                        throw new SQLException("Error queue entry " + id + ": LCR " + out.size() + 1 + " (position "
+                                + rs.getLong(1) + ") cannot be decoded: " + e.getMessage()
+                                + "; its values are in repl_error_lcr as stored", "22000", e);
+                    }
+                }
             }
         }
         return out;

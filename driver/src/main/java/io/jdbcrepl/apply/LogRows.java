@@ -88,9 +88,17 @@ final class LogRows {
             } else {
                 for (int i = 0; i < txIds.size(); i++) ps.setString(i + 1, txIds.get(i));
             }
+            java.util.Set<String> undecodable = new java.util.HashSet<>();
             try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) out.computeIfAbsent(rs.getString(2), k -> new ArrayList<>()).add(read(rs));
+                while (rs.next()) {
+                    try {
+                        out.computeIfAbsent(rs.getString(2), k -> new ArrayList<>()).add(read(rs));
+                    } catch (RuntimeException e) {
+                        undecodable.add(rs.getString(2)); // read again when applied, where its failure is queued
+                    }
+                }
             }
+            out.keySet().removeAll(undecodable);
         }
         return out;
     }
@@ -112,10 +120,51 @@ final class LogRows {
             ps.setString(1, txId);
             long n = 0;
             try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) sink.accept(read(rs), ++n);
+                while (rs.next()) sink.accept(decode(rs, txId, n + 1), ++n);
             }
             return n;
         }
+    }
+
+    /**
+     * The LCR of the current row, or an {@link ApplyFailure} saying why it cannot be decoded: one
+     * bad LCR sends its transaction to the error queue instead of stopping the applier (SPEC 8.8).
+     */
+    private static RowLcr decode(ResultSet rs, String txId, long number) throws SQLException, ApplyFailure {
+        try {
+            return read(rs);
+        } catch (RuntimeException e) {
+            throw new ApplyFailure(number, "22000", "LCR " + number + " (position " + rs.getLong(1) + ") of transaction "
+                    + txId + " cannot be decoded: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Streams a transaction's LCRs as stored, undecoded, from {@code source}: the error queue keeps
+     * them as they are, decodable or not. Returns how many.
+     */
+    long streamStored(Connection source, String txId, StoredSink sink) throws SQLException {
+        synchronized (this.source) {
+            if (transaction == null) {
+                transaction = source.prepareStatement(selectTransaction());
+                transaction.setFetchSize(FETCH);
+            }
+            transaction.setString(1, txId);
+            long n = 0;
+            try (ResultSet rs = transaction.executeQuery()) {
+                while (rs.next()) {
+                    String[] columns = new String[10];
+                    for (int i = 0; i < columns.length; i++) columns[i] = rs.getString(i + 1);
+                    sink.accept(columns, rs.getTimestamp(11), ++n);
+                }
+            }
+            return n;
+        }
+    }
+
+    /** Receives a stored LCR: the first ten of {@link #COLUMNS} as text, then created_at. */
+    interface StoredSink {
+        void accept(String[] columns, java.sql.Timestamp createdAt, long number) throws SQLException;
     }
 
     /** Column types by their JSON text: every LCR of one statement shape carries the same text. */

@@ -503,6 +503,8 @@ final class RowApplier implements AutoCloseable {
             }
             default -> throw new IllegalArgumentException("Cannot apply a " + lcr.commandType() + " LCR");
         }
+        // A value this destination cannot hold is refused here, where it queues the transaction (SPEC 8.8).
+        for (int i = 0; i < values.size(); i++) ValueBinding.check(values.get(i), types.get(i), dialect);
         return new Plan(shape.toString(), lcr.commandType(), sql, values, types, t, lcr);
     }
 

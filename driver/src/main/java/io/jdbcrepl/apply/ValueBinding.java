@@ -13,7 +13,6 @@ import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Base64;
-import java.util.Locale;
 import java.util.UUID;
 
 /**
@@ -89,11 +88,28 @@ final class ValueBinding {
     }
 
     private static boolean parseBoolean(String s) {
-        return switch (s.toLowerCase(Locale.ROOT)) {
-            case "true", "t", "1" -> true;
-            case "false", "f", "0" -> false;
-            default -> throw new IllegalArgumentException("not a boolean: " + s);
-        };
+        return (Boolean) ValueType.BOOLEAN.fromJson(s);
+    }
+
+    /**
+     * Refuses, with the reason, a value that {@code dest} on this dialect cannot hold (PostgreSQL's
+     * infinities, NaN and BC dates on the MySQL family, MySQL's zero dates on the others) rather
+     * than letting the database store something else.
+     */
+    static void check(TypedValue v, ValueType dest, Dialect dialect) {
+        Object value = convert(v, dest);
+        String refused = null;
+        if (value instanceof String text && ValueType.isTemporal(dest)) {
+            if (dialect != Dialect.MYSQL && text.startsWith("0000-00-00")) refused = "a MySQL zero date";
+        } else if (dialect == Dialect.MYSQL) {
+            if (value instanceof Double d && dest == ValueType.DECIMAL) refused = "a numeric " + d;
+            else if (ValueType.infinite(value)) refused = "an infinite date or timestamp";
+            else if (ValueType.yearOf(value) < 1) refused = "a BC date";
+        }
+        if (refused != null) {
+            throw new IllegalArgumentException("The value " + v.type().logName() + ":" + v.type().toJson(v.value()) + " is " + refused + ", which " + dialect
+                    + " cannot store in a " + dest.logName() + " column");
+        }
     }
 
     /**
@@ -103,7 +119,11 @@ final class ValueBinding {
     static void bind(PreparedStatement ps, int index, TypedValue v, ValueType dest, Dialect dialect) throws SQLException {
         Object value = convert(v, dest);
         String temporalText = dialect == Dialect.MYSQL ? TemporalText.of(value) : null;
-        if (temporalText != null) {
+        if (value instanceof String text && ValueType.isTemporal(dest)) {
+            // kept as text (24:00:00, a MySQL zero date): the server reads it as the column's type
+            if (dialect == Dialect.POSTGRESQL) ps.setObject(index, text, java.sql.Types.OTHER);
+            else ps.setString(index, text);
+        } else if (temporalText != null) {
             ps.setString(index, temporalText);
         } else if (value != null && dialect == Dialect.MYSQL && dest == ValueType.UUID_) {
             ps.setString(index, value.toString());

@@ -155,15 +155,15 @@ public final class ChangeLogSchema {
                             + " user_name VARCHAR(128) NOT NULL DEFAULT (CURRENT_USER()),"
                             + " tag VARBINARY(2000),"
                             + " created_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),"
-                            + " KEY repl_log_tx (tx_id)) ENGINE=InnoDB",
+                            + " KEY repl_log_tx (tx_id)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",
                     "CREATE TABLE IF NOT EXISTS " + table("repl_tx") + " ("
                             + "tx_id VARCHAR(64) NOT NULL PRIMARY KEY,"
                             + " epoch BIGINT NOT NULL,"
                             + " last_position BIGINT NOT NULL,"
                             + " committed_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),"
-                            + " KEY repl_tx_epoch (epoch, last_position)) ENGINE=InnoDB",
+                            + " KEY repl_tx_epoch (epoch, last_position)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",
                     "CREATE TABLE IF NOT EXISTS " + table("repl_epoch") + " ("
-                            + "id INT NOT NULL PRIMARY KEY, epoch BIGINT NOT NULL) ENGINE=InnoDB",
+                            + "id INT NOT NULL PRIMARY KEY, epoch BIGINT NOT NULL) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",
                     "INSERT IGNORE INTO " + table("repl_epoch") + " (id, epoch) VALUES (1, 1)");
             case H2 -> List.of(
                     "CREATE TABLE IF NOT EXISTS " + table("repl_log") + " ("

@@ -65,7 +65,8 @@ final class LogTables {
         defs.add(col("CHANGE_VECTOR$$") + (dialect == Dialect.POSTGRESQL ? " BYTEA" : " VARBINARY(255)"));
         List<String> columns = log.columns();
         if (columns.isEmpty()) {
-            Sql.execute(raw, "CREATE TABLE " + table + " (" + String.join(", ", defs) + ")");
+            Sql.execute(raw, "CREATE TABLE " + table + " (" + String.join(", ", defs) + ")"
+                    + (dialect == Dialect.MYSQL ? " DEFAULT CHARSET=utf8mb4" : ""));
         } else {
             // the master's own column types, without its constraints and defaults
             Sql.execute(raw, "CREATE TABLE " + table + " AS SELECT " + quoted(columns) + " FROM "

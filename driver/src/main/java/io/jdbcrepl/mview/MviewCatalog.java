@@ -121,16 +121,17 @@ final class MviewCatalog {
             case H2 -> "VARCHAR(1000000)";
         };
         String time = dialect == Dialect.MYSQL ? "DATETIME(6)" : "TIMESTAMP(6)";
+        String charset = dialect == Dialect.MYSQL ? " DEFAULT CHARSET=utf8mb4" : ""; // whatever the server's default
         Sql.execute(raw, "CREATE TABLE " + logTable() + " (master_schema VARCHAR(128) NOT NULL,"
                 + " master_table VARCHAR(128) NOT NULL, log_table VARCHAR(128) NOT NULL,"
                 + " primary_key CHAR(1) NOT NULL, row_id CHAR(1) NOT NULL, seq CHAR(1) NOT NULL,"
                 + " new_values CHAR(1) NOT NULL, listed " + text + " NOT NULL, master_key " + text + " NOT NULL,"
-                + " PRIMARY KEY (master_schema, master_table))");
+                + " PRIMARY KEY (master_schema, master_table))" + charset);
         Sql.execute(raw, "CREATE TABLE " + viewTable() + " (view_schema VARCHAR(128) NOT NULL,"
                 + " view_name VARCHAR(128) NOT NULL, master_schema VARCHAR(128) NOT NULL,"
                 + " master_table VARCHAR(128) NOT NULL, query " + text + " NOT NULL, method VARCHAR(8) NOT NULL,"
                 + " on_commit CHAR(1) NOT NULL, last_refresh " + time + " NOT NULL, stale CHAR(1) NOT NULL,"
-                + " PRIMARY KEY (view_schema, view_name))");
+                + " PRIMARY KEY (view_schema, view_name))" + charset);
     }
 
     /** Reads both tables again (nothing when they do not exist). */

@@ -40,6 +40,25 @@ class ValueBindingTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("DECIMAL:1.5").hasMessageContaining("INTEGER");
     }
 
+    /** SPEC 8.8: what a destination cannot hold is refused with the reason, never stored as something else. */
+    @Test
+    void aValueTheDestinationCannotHoldIsRefusedWithTheReason() {
+        io.jdbcrepl.capture.sql.Dialect mysql = io.jdbcrepl.capture.sql.Dialect.MYSQL;
+        io.jdbcrepl.capture.sql.Dialect pg = io.jdbcrepl.capture.sql.Dialect.POSTGRESQL;
+        TypedValue infinity = new TypedValue(ValueType.TIMESTAMP, ValueType.TIMESTAMP.fromJson("infinity"));
+        assertThatThrownBy(() -> ValueBinding.check(infinity, ValueType.TIMESTAMP, mysql))
+                .hasMessageContaining("TIMESTAMP:infinity").hasMessageContaining("infinite");
+        ValueBinding.check(infinity, ValueType.TIMESTAMP, pg);
+        TypedValue nan = new TypedValue(ValueType.DECIMAL, ValueType.DECIMAL.fromJson("NaN"));
+        assertThatThrownBy(() -> ValueBinding.check(nan, ValueType.DECIMAL, mysql)).hasMessageContaining("NaN");
+        TypedValue bc = new TypedValue(ValueType.DATE, ValueType.DATE.fromJson("0044-03-15 BC"));
+        assertThatThrownBy(() -> ValueBinding.check(bc, ValueType.DATE, mysql)).hasMessageContaining("BC date");
+        TypedValue zero = new TypedValue(ValueType.DATE, ValueType.DATE.fromJson("0000-00-00"));
+        assertThatThrownBy(() -> ValueBinding.check(zero, ValueType.DATE, pg)).hasMessageContaining("zero date");
+        ValueBinding.check(zero, ValueType.DATE, mysql);
+        assertThat(ValueBinding.convert(new TypedValue(ValueType.STRING, "yes"), ValueType.BOOLEAN)).isEqualTo(true);
+    }
+
     @Test
     void aLargeObjectTakesBytesOrUtf8TextButNeverANumber() {
         byte[] bytes = {0, (byte) 0xff, 10};
