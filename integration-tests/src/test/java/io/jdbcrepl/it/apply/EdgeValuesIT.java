@@ -125,10 +125,10 @@ class EdgeValuesIT extends ClusterTest {
         cluster.execute(0, "INSERT INTO t VALUES (1, 'bad')");
         cluster.execute(0, "INSERT INTO t VALUES (2, 'good')");
         try (Connection c = cluster.db(0).openRaw(); Statement s = c.createStatement()) {
-            s.executeUpdate(vendors.get(0) == Vendor.POSTGRESQL
+            s.executeUpdate(cluster.db(0).driverTables(vendors.get(0) == Vendor.POSTGRESQL
                     ? "UPDATE repl_log SET column_types = replace(column_types::text, 'STRING', 'INTERVAL')::json"
                             + " WHERE position = (SELECT min(position) FROM repl_log)"
-                    : "UPDATE repl_log SET column_types = replace(column_types, 'STRING', 'INTERVAL') ORDER BY position LIMIT 1");
+                    : "UPDATE repl_log SET column_types = replace(column_types, 'STRING', 'INTERVAL') ORDER BY position LIMIT 1"));
         }
         cluster.admin(1).startApply();
         cluster.admin(1).waitForPeers(Cluster.WAIT);
