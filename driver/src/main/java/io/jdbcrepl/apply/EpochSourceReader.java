@@ -119,6 +119,11 @@ final class EpochSourceReader implements SourceReader {
     }
 
     @Override
+    public long stored(String txId, LogRows.StoredSink sink) throws SQLException {
+        return rows.stored(source, txId, sink);
+    }
+
+    @Override
     public void await(long millis) throws InterruptedException {
         Thread.sleep(millis);
     }

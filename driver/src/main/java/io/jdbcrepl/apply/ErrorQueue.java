@@ -39,21 +39,20 @@ final class ErrorQueue {
         long id = entry(local, source, tx.txId(), tx.lastPosition(), failure.number, 0, failure.code,
                 failure.getMessage() == null ? String.valueOf(failure.getCause()) : failure.getMessage());
         long count;
-        try (PreparedStatement ps = local.prepareStatement(insertLcr())) {
-            int[] pending = {0};
-            try {
-                count = reader.lcrs(tx.txId(), (lcr, number) -> {
-                bind(ps, id, number, lcr);
-                ps.addBatch();
-                if (++pending[0] == 100) {
-                    ps.executeBatch();
-                    pending[0] = 0;
-                }
-                });
-            } catch (ApplyFailure impossible) {
-                throw new IllegalStateException(impossible);
+        try {
+            count = insertLcrs(local, id, tx, reader);
+        } catch (ApplyFailure unreadable) {
+            // An LCR cannot be read (SPEC 8.7): the whole transaction is kept as stored instead.
+            try (PreparedStatement ps = local.prepareStatement("DELETE FROM " + lcrs + " WHERE error_id = ?")) {
+                ps.setLong(1, id);
+                ps.executeUpdate();
             }
-            if (pending[0] > 0) ps.executeBatch();
+            try (PreparedStatement ps = local.prepareStatement(insertLcr())) {
+                count = reader.stored(tx.txId(), (row, number) -> {
+                    bindStored(ps, id, number, row);
+                    ps.executeUpdate();
+                });
+            }
         }
         try (PreparedStatement ps = local.prepareStatement("UPDATE " + errors + " SET message_count = ? WHERE id = ?")) {
             ps.setLong(1, count);
@@ -61,6 +60,31 @@ final class ErrorQueue {
             ps.executeUpdate();
         }
         return id;
+    }
+
+    private long insertLcrs(Connection local, long id, SourceTx tx, SourceReader reader) throws SQLException, ApplyFailure {
+        try (PreparedStatement ps = local.prepareStatement(insertLcr())) {
+            int[] pending = {0};
+            long count = reader.lcrs(tx.txId(), (lcr, number) -> {
+                bind(ps, id, number, lcr);
+                ps.addBatch();
+                if (++pending[0] == 100) {
+                    ps.executeBatch();
+                    pending[0] = 0;
+                }
+            });
+            if (pending[0] > 0) ps.executeBatch();
+            return count;
+        }
+    }
+
+    /** Binds an LCR as stored in the source's repl_log (the current row selects {@link LogRows#COLUMNS}). */
+    private static void bindStored(PreparedStatement ps, long id, long number, ResultSet row) throws SQLException {
+        ps.setLong(1, id);
+        ps.setLong(2, number);
+        ps.setLong(3, row.getLong(1));
+        for (int i = 2; i <= 10; i++) ps.setString(i + 2, row.getString(i));
+        ps.setTimestamp(13, row.getTimestamp(11));
     }
 
     /** A RECORD handler's LCR as an entry of its own (SPEC 5.3), {@code error_code} the conflict type. */

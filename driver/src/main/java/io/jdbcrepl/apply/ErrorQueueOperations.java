@@ -68,7 +68,15 @@ final class ErrorQueueOperations {
                 + " WHERE error_id = ? ORDER BY seq")) {
             ps.setLong(1, id);
             try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) out.add(LogRows.read(rs));
+                while (rs.next()) {
+                    try {
+                        out.add(LogRows.read(rs));
+                    } catch (RuntimeException e) { // SPEC 8.7: kept as stored, never applicable
+                        throw new SQLException("Error queue entry " + id + " holds an LCR that cannot be read (command type "
+                                + rs.getString(4) + ", column types " + rs.getString(9) + "): " + e.getMessage(),
+                                ApplyTrust.REFUSED, e);
+                    }
+                }
             }
         }
         return out;
@@ -167,8 +175,11 @@ final class ErrorQueueOperations {
     private ApplyFailure apply(Connection local, ErrorEntry entry, ConflictHandler handlers) throws SQLException {
         String sourceSchema = sourceSchema(entry.sourceDatabase());
         TableMap tables = new TableMap(local, node.dialect(), node.config(), sourceSchema, node.logSchema());
+        // SPEC 8.7: a refused entry stays refused; it came from entry.sourceDatabase(), which must be a peer
+        ApplyTrust trust = new ApplyTrust(node.config(), node.dialect(), entry.sourceDatabase(), sourceSchema,
+                node.logSchema());
         try (RowApplier rows = new RowApplier(local, node.dialect(), tables, handlers,
-                CustomApply.of(node.dialect(), node.config(), node.logSchema()))) {
+                CustomApply.of(node.dialect(), node.config(), node.logSchema()), trust)) {
             rows.exact(true);
             long number = 0;
             for (RowLcr lcr : entry.lcrs()) {

@@ -88,9 +88,17 @@ final class LogRows {
             } else {
                 for (int i = 0; i < txIds.size(); i++) ps.setString(i + 1, txIds.get(i));
             }
+            java.util.Set<String> unreadable = new java.util.HashSet<>();
             try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) out.computeIfAbsent(rs.getString(2), k -> new ArrayList<>()).add(read(rs));
+                while (rs.next()) {
+                    try {
+                        out.computeIfAbsent(rs.getString(2), k -> new ArrayList<>()).add(read(rs));
+                    } catch (RuntimeException e) {
+                        unreadable.add(rs.getString(2)); // streamed instead, where its failure is reported
+                    }
+                }
             }
+            out.keySet().removeAll(unreadable);
         }
         return out;
     }
@@ -112,9 +120,47 @@ final class LogRows {
             ps.setString(1, txId);
             long n = 0;
             try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) sink.accept(read(rs), ++n);
+                while (rs.next()) {
+                    RowLcr lcr;
+                    try {
+                        lcr = read(rs);
+                    } catch (RuntimeException e) {
+                        throw unreadable(rs, n + 1, e);
+                    }
+                    sink.accept(lcr, ++n);
+                }
             }
             return n;
+        }
+    }
+
+    /**
+     * SPEC 8.7: an LCR with a command or value type this driver does not know (or values it cannot
+     * read) is refused, its transaction queued with its LCRs as stored ({@link #stored}).
+     */
+    private static ApplyFailure unreadable(ResultSet rs, long number, RuntimeException e) throws SQLException {
+        return new ApplyFailure(number, ApplyTrust.REFUSED, "LCR at position " + rs.getLong(1) + " for "
+                + rs.getString(5) + "." + rs.getString(6) + " from source node " + rs.getString(3)
+                + " cannot be read (command type " + rs.getString(4) + ", column types " + rs.getString(9) + "): "
+                + e.getMessage(), e);
+    }
+
+    /** Receives a transaction's LCRs as stored: the current row selects {@link #COLUMNS} in order. */
+    interface StoredSink {
+        void accept(ResultSet row, long number) throws SQLException;
+    }
+
+    /** Streams a transaction's LCRs as stored, undecoded, into {@code sink}; returns how many. */
+    long stored(Connection source, String txId, StoredSink sink) throws SQLException {
+        synchronized (this.source) {
+            try (PreparedStatement ps = source.prepareStatement(selectTransaction())) {
+                ps.setString(1, txId);
+                long n = 0;
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) sink.accept(rs, ++n);
+                }
+                return n;
+            }
         }
     }
 

@@ -95,6 +95,11 @@ final class PgSourceReader implements SourceReader {
     }
 
     @Override
+    public long stored(String txId, LogRows.StoredSink sink) throws SQLException {
+        return rows.stored(source, txId, sink);
+    }
+
+    @Override
     public void await(long millis) throws SQLException, InterruptedException {
         if (!listening) {
             source.setReadOnly(false);

@@ -17,6 +17,9 @@ interface SourceReader extends AutoCloseable {
     /** Streams a transaction's LCRs in position order. */
     long lcrs(String txId, LogRows.LcrSink sink) throws SQLException, ApplyFailure;
 
+    /** Streams a transaction's LCRs as stored, without reading them (for one that cannot be read). */
+    long stored(String txId, LogRows.StoredSink sink) throws SQLException;
+
     /** Waits up to {@code millis} for news from the source (PostgreSQL: a notification), else sleeps. */
     void await(long millis) throws SQLException, InterruptedException;
 
