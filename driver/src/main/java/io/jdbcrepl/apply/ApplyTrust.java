@@ -28,6 +28,9 @@ final class ApplyTrust {
     private final String source;
     private final String sourceSchema;
     private final String localSchema;
+    private final boolean sourceIsPeer;
+    /** The verdict by source schema and table (null: accepted); bounded, a forged log may name any number of tables. */
+    private final java.util.Map<String, java.util.Optional<String>> tables = new java.util.HashMap<>();
 
     /**
      * @param source the peer the LCRs are read from (or, for an error queue entry, the peer it came from)
@@ -39,18 +42,32 @@ final class ApplyTrust {
         this.source = source;
         this.sourceSchema = sourceSchema;
         this.localSchema = localSchema;
+        this.sourceIsPeer = source != null && config.peers().stream().anyMatch(source::equalsIgnoreCase);
     }
 
     /** Null when this node may apply the LCR, else why not (naming the source, the table and what is refused). */
     String refusal(RowLcr lcr) {
-        String table = (lcr.objectOwner() == null ? "" : lcr.objectOwner() + ".") + lcr.objectName();
-        String from = "LCR for " + table + " read from peer " + source;
-        if (source == null || !config.peers().stream().anyMatch(source::equalsIgnoreCase)) {
-            return from + ": " + source + " is not a peer in repl.peers here";
-        }
+        if (!sourceIsPeer) return from(lcr) + ": " + source + " is not a peer in repl.peers here";
         if (!source.equalsIgnoreCase(lcr.sourceDatabase())) {
-            return from + " names source node " + lcr.sourceDatabase() + ", not the peer it was read from";
+            return from(lcr) + " names source node " + lcr.sourceDatabase() + ", not the peer it was read from";
         }
+        String key = lcr.objectOwner() + "\u0000" + lcr.objectName();
+        java.util.Optional<String> known = tables.get(key);
+        if (known == null) {
+            if (tables.size() >= 1024) tables.clear();
+            known = java.util.Optional.ofNullable(tableRefusal(lcr));
+            tables.put(key, known);
+        }
+        return known.orElse(null);
+    }
+
+    private String from(RowLcr lcr) {
+        return "LCR for " + (lcr.objectOwner() == null ? "" : lcr.objectOwner() + ".") + lcr.objectName()
+                + " read from peer " + source;
+    }
+
+    private String tableRefusal(RowLcr lcr) {
+        String from = from(lcr);
         String schema = TableMap.mapSchema(lcr.objectOwner(), sourceSchema, localSchema);
         String lowerSchema = schema == null ? "" : schema.toLowerCase(Locale.ROOT);
         if (SYSTEM_SCHEMAS.contains(lowerSchema) || lowerSchema.startsWith("pg_")) {
