@@ -207,7 +207,9 @@ final class Applier implements Runnable {
 
     private static boolean missingTable(Exception e) {
         String state = e instanceof SQLException s ? s.getSQLState() : null;
-        return "42P01".equals(state) || "42S02".equals(state) || "42102".equals(state);
+        // a missing table, or (PostgreSQL, H2) a missing schema
+        return "42P01".equals(state) || "42S02".equals(state) || "42102".equals(state) || "3F000".equals(state)
+                || "90079".equals(state);
     }
 
     /** One session: connections, the lock, then apply until stopped or an error. */
@@ -223,26 +225,27 @@ final class Applier implements Runnable {
                 Thread.sleep(Math.max(pollMillis * 5, 1000));
                 return;
             }
-            Peers.Source source = Peers.connect(peer, Math.max(1, batchLcrs), node.config().peerTimeout());
+            Peers.Source source = Peers.connect(peer, Math.max(1, batchLcrs), node);
             SourceReader r = source.reader();
             reader = r;
             Dialect sourceDialect = source.dialect();
-            String sourceSchema = source.schema();
-            Subscribers sourceSubscribers = new Subscribers(sourceDialect, new io.jdbcrepl.log.ChangeLogSchema(sourceDialect, sourceSchema));
+            Subscribers sourceSubscribers = new Subscribers(sourceDialect,
+                    new io.jdbcrepl.log.ChangeLogSchema(sourceDialect, source.logSchema()));
             Position at = progress.load(l, peer.name(), Position.initial(sourceDialect == Dialect.POSTGRESQL));
             if ((at instanceof Position.Snapshot) != (sourceDialect == Dialect.POSTGRESQL)) {
                 throw new SQLException("repl_progress holds " + at.encode() + " for " + peer.name()
                         + ", which is not a position of a " + sourceDialect + " source", "55000");
             }
             applied = at;
-            TableMap tables = new TableMap(l, node.dialect(), node.config(), sourceSchema, node.logSchema());
-            ConflictHandler handlers = new PrebuiltHandlers(node.dialect(), node.config(), node.logSchema(), node.name(),
+            TableMap tables = new TableMap(l, node.dialect(), node.config(), source.homeSchema(), node.homeSchema());
+            ConflictHandler handlers = new PrebuiltHandlers(node.dialect(), node.config(), node.homeSchema(), node.name(),
                     peer.name(), errorQueue, conflicts);
-            ApplyTrust trust = new ApplyTrust(node.config(), node.dialect(), peer.name(), sourceSchema, node.logSchema());
+            ApplyTrust trust = new ApplyTrust(node.config(), node.dialect(), peer.name(), source.homeSchema(),
+                    node.homeSchema(), node.logSchema());
             try (RowApplier rows = new RowApplier(l, node.dialect(), tables, handlers,
-                    CustomApply.of(node.dialect(), node.config(), node.logSchema()), trust)) {
+                    CustomApply.of(node.dialect(), node.config(), node.homeSchema()), trust)) {
                 rows.onFirstChange(table -> io.jdbcrepl.mview.AppliedChanges.beforeChange(node.config().delegateUrl(),
-                        node.config().schema().orElse(null), l, table));
+                        node.logSchema(), l, table));
                 if (outageSince == 0) state = State.RUNNING;
                 int lockConflicts = 0;
                 while (!stopped) {
@@ -396,7 +399,7 @@ final class Applier implements Runnable {
 
     /** As {@link #commit(Connection, Group, Position)}, after refreshing the ON COMMIT views of the tables applied to. */
     private void commit(Connection l, Group group, Position to, RowApplier rows) throws SQLException {
-        io.jdbcrepl.mview.AppliedChanges.beforeCommit(node.config().delegateUrl(), node.config().schema().orElse(null), l,
+        io.jdbcrepl.mview.AppliedChanges.beforeCommit(node.config().delegateUrl(), node.logSchema(), l,
                 rows.takeChanged());
         commit(l, group, to);
     }

@@ -26,22 +26,26 @@ final class ApplyTrust {
     private final ReplConfig config;
     private final Dialect dialect;
     private final String source;
-    private final String sourceSchema;
-    private final String localSchema;
+    private final String sourceHomeSchema;
+    private final String localHomeSchema;
+    private final String localLogSchema;
     private final boolean sourceIsPeer;
     /** The verdict by source schema and table (null: accepted); bounded, a forged log may name any number of tables. */
     private final java.util.Map<String, java.util.Optional<String>> tables = new java.util.HashMap<>();
 
     /**
      * @param source the peer the LCRs are read from (or, for an error queue entry, the peer it came from)
-     * @param sourceSchema the source's driver schema, which maps to {@code localSchema}
+     * @param sourceHomeSchema the source's current schema, which maps to {@code localHomeSchema} ({@link TableMap})
+     * @param localLogSchema where this node's driver tables are
      */
-    ApplyTrust(ReplConfig config, Dialect dialect, String source, String sourceSchema, String localSchema) {
+    ApplyTrust(ReplConfig config, Dialect dialect, String source, String sourceHomeSchema, String localHomeSchema,
+            String localLogSchema) {
         this.config = config;
         this.dialect = dialect;
         this.source = source;
-        this.sourceSchema = sourceSchema;
-        this.localSchema = localSchema;
+        this.sourceHomeSchema = sourceHomeSchema;
+        this.localHomeSchema = localHomeSchema;
+        this.localLogSchema = localLogSchema;
         this.sourceIsPeer = source != null && config.peers().stream().anyMatch(source::equalsIgnoreCase);
     }
 
@@ -68,7 +72,7 @@ final class ApplyTrust {
 
     private String tableRefusal(RowLcr lcr) {
         String from = from(lcr);
-        String schema = TableMap.mapSchema(lcr.objectOwner(), sourceSchema, localSchema);
+        String schema = TableMap.mapSchema(lcr.objectOwner(), sourceHomeSchema, localHomeSchema);
         String lowerSchema = schema == null ? "" : schema.toLowerCase(Locale.ROOT);
         if (SYSTEM_SCHEMAS.contains(lowerSchema) || lowerSchema.startsWith("pg_")) {
             return from + ": " + schema + " is a system schema, never written by replication";
@@ -77,7 +81,10 @@ final class ApplyTrust {
         if (lowerTable.startsWith("repl_") || lowerTable.startsWith("mlog$_")) {
             return from + ": " + lcr.objectName() + " is one of the driver's own tables, never written by replication";
         }
-        if (!config.acceptsApply(schema, lcr.objectName(), localSchema, dialect == Dialect.H2)) {
+        if (localLogSchema != null && localLogSchema.equalsIgnoreCase(schema) && !localLogSchema.equalsIgnoreCase(localHomeSchema)) {
+            return from + ": " + schema + " is the driver's schema here, never written by replication";
+        }
+        if (!config.acceptsApply(schema, lcr.objectName(), localHomeSchema, dialect == Dialect.H2)) {
             return from + ": the table does not match repl.apply.tables (by default repl.tables minus repl.exclude) here";
         }
         return null;

@@ -119,7 +119,7 @@ final class ErrorQueueOperations {
             lock(local, id);
             ErrorEntry entry = show(local, id);
             ConflictLog history = new ConflictLog(node.dialect(), node.changeLog());
-            ConflictHandler handlers = new PrebuiltHandlers(node.dialect(), node.config(), node.logSchema(), node.name(),
+            ConflictHandler handlers = new PrebuiltHandlers(node.dialect(), node.config(), node.homeSchema(), node.name(),
                     entry.sourceDatabase(), new ErrorQueue(node.dialect(), node.changeLog()), history);
             ApplyFailure failure = apply(local, entry, handlers);
             if (failure == null) {
@@ -174,12 +174,12 @@ final class ErrorQueueOperations {
 
     private ApplyFailure apply(Connection local, ErrorEntry entry, ConflictHandler handlers) throws SQLException {
         String sourceSchema = sourceSchema(entry.sourceDatabase());
-        TableMap tables = new TableMap(local, node.dialect(), node.config(), sourceSchema, node.logSchema());
+        TableMap tables = new TableMap(local, node.dialect(), node.config(), sourceSchema, node.homeSchema());
         // SPEC 8.7: a refused entry stays refused; it came from entry.sourceDatabase(), which must be a peer
         ApplyTrust trust = new ApplyTrust(node.config(), node.dialect(), entry.sourceDatabase(), sourceSchema,
-                node.logSchema());
+                node.homeSchema(), node.logSchema());
         try (RowApplier rows = new RowApplier(local, node.dialect(), tables, handlers,
-                CustomApply.of(node.dialect(), node.config(), node.logSchema()), trust)) {
+                CustomApply.of(node.dialect(), node.config(), node.homeSchema()), trust)) {
             rows.exact(true);
             long number = 0;
             for (RowLcr lcr : entry.lcrs()) {
@@ -191,12 +191,12 @@ final class ErrorQueueOperations {
         }
     }
 
-    /** The source's driver schema (where its repl_log is), which maps to ours; ours when the peer is not configured. */
+    /** The source's current schema, which maps to ours; ours when the peer is not configured. */
     private String sourceSchema(String source) throws SQLException {
-        if (!node.config().peers().contains(source)) return node.logSchema();
+        if (!node.config().peers().contains(source)) return node.homeSchema();
         PeerConfig peer = node.config().peer(source);
         try (Connection c = Peers.open(peer, node.config().peerTimeout())) {
-            return Peers.schema(c, Peers.dialect(peer));
+            return Peers.homeSchema(c, Peers.dialect(peer));
         }
     }
 }

@@ -75,7 +75,7 @@ public final class NodeAdmin implements ReplAdmin {
     }
 
     private SourceReader reader(PeerConfig peer) throws SQLException {
-        return Peers.connect(peer, 1, node.config().peerTimeout()).reader();
+        return Peers.connect(peer, 1, node).reader();
     }
 
     @Override

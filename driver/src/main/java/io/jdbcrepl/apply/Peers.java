@@ -4,6 +4,8 @@ import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.PeerConfig;
 import io.jdbcrepl.config.ReplUrl;
 import io.jdbcrepl.log.ChangeLogSchema;
+import io.jdbcrepl.log.DriverSchema;
+import io.jdbcrepl.node.Node;
 import io.jdbcrepl.node.TableCatalog;
 
 import java.sql.Connection;
@@ -63,25 +65,41 @@ public final class Peers {
         }
     }
 
-    /** The driver schema of the peer: its connection's current schema, where its repl_log lives. */
-    static String schema(Connection source, Dialect dialect) throws SQLException {
+    /** The peer's current schema (MariaDB: database): its application's tables, which map to this node's. */
+    static String homeSchema(Connection source, Dialect dialect) throws SQLException {
         return TableCatalog.currentSchema(source, dialect);
     }
 
-    /** A connected reader of a peer's log, with the peer's dialect and driver schema. */
-    record Source(SourceReader reader, Dialect dialect, String schema) {
+    /**
+     * The schema of the peer's driver tables, where its {@code repl_log} is: {@code
+     * repl.peer.<peer>.schema}, else the rule of {@code repl.schema} on the peer's database: its
+     * default there ({@code repl}, {@code <peer database>_repl}) when this node's is not set; the
+     * peer's current schema when this node's names its own current schema (the log beside the
+     * application's tables); else the same name.
+     */
+    static String logSchema(PeerConfig peer, Connection source, Dialect dialect, Node node) throws SQLException {
+        if (peer.schema() != null) return dialect.fold(peer.schema());
+        String configured = node.config().schema().orElse(null);
+        if (configured != null && node.logSchema().equals(node.homeSchema())) return homeSchema(source, dialect);
+        return DriverSchema.resolve(dialect, configured, source);
+    }
+
+    /**
+     * A connected reader of a peer's log, with the peer's dialect, driver schema and current schema.
+     */
+    record Source(SourceReader reader, Dialect dialect, String logSchema, String homeSchema) {
     }
 
     /** Connects to the peer and opens a reader of its log (MariaDB/H2: {@code page} transactions per batch). */
-    static Source connect(PeerConfig peer, int page, Duration timeout) throws SQLException {
+    static Source connect(PeerConfig peer, int page, Node node) throws SQLException {
         Dialect dialect = dialect(peer);
-        Connection source = open(peer, timeout);
+        Connection source = open(peer, node.config().peerTimeout());
         try {
-            String schema = schema(source, dialect);
+            String schema = logSchema(peer, source, dialect, node);
             ChangeLogSchema log = new ChangeLogSchema(dialect, schema);
             SourceReader reader = dialect == Dialect.POSTGRESQL ? new PgSourceReader(source, log)
                     : new EpochSourceReader(source, dialect, log, page);
-            return new Source(reader, dialect, schema);
+            return new Source(reader, dialect, schema, homeSchema(source, dialect));
         } catch (SQLException e) {
             source.close();
             throw e;

@@ -19,8 +19,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Where a source's tables are at the destination: a table in the source's driver schema (where its
- * {@code repl_log} lives) maps to the destination's driver schema, any other schema keeps its name;
+ * Where a source's tables are at the destination: a table in the source's current schema (that of
+ * the peer connection; MariaDB: its database) maps to the destination's current schema, any other
+ * schema keeps its name;
  * names match exactly, else case-insensitively (H2 folds to upper case, PostgreSQL to lower).
  * Metadata is read once per applier, and again for a table when an LCR names a column it lacks.
  */
@@ -63,8 +64,8 @@ final class TableMap {
     }
 
     /** The destination schema of a source table's schema. */
-    static String mapSchema(String schema, String sourceDriverSchema, String localDriverSchema) {
-        if (schema == null || schema.equals(sourceDriverSchema)) return localDriverSchema;
+    static String mapSchema(String schema, String sourceHomeSchema, String localHomeSchema) {
+        if (schema == null || schema.equals(sourceHomeSchema)) return localHomeSchema;
         return schema;
     }
 

@@ -116,9 +116,10 @@ final class Commands {
             Command.leaf("install", "", 0, 0,
                     "create the driver's tables (what repl.install=auto does)",
                     """
-                    Creates the driver's tables in repl.schema, as repl.install=auto does on the
-                    first connection; tables that exist already are left as they are, so running
-                    it twice is harmless.""",
+                    Creates the driver's schema (repl.schema: repl, or <database>_repl on
+                    MariaDB/MySQL) when missing and its tables in it, as repl.install=auto does on
+                    the first connection; tables that exist already are left as they are, so
+                    running it twice is harmless.""",
                     CONNECTION, Command.Check.NONE, ApplyCommands::install));
 
     private Commands() {}

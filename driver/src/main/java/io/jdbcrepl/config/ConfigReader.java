@@ -65,6 +65,7 @@ final class ConfigReader {
             case PEER_URL:
             case PEER_USER:
             case PEER_PASSWORD:
+            case PEER_SCHEMA:
                 peerKeys.computeIfAbsent(m.arg(0), k -> new EnumMap<>(ReplProperty.class)).put(p, value);
                 break;
             case HANDLER_COLUMNS:
@@ -147,7 +148,7 @@ final class ConfigReader {
                 throw ConfigErrors.invalid("Peer " + name + " (listed in repl.peers) needs repl.peer." + name + ".url");
             }
             peers.put(name, new PeerConfig(name, url, (String) v.get(ReplProperty.PEER_USER),
-                    (String) v.get(ReplProperty.PEER_PASSWORD)));
+                    (String) v.get(ReplProperty.PEER_PASSWORD), (String) v.get(ReplProperty.PEER_SCHEMA)));
         }
     }
 

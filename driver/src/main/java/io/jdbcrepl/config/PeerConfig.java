@@ -9,17 +9,23 @@ import java.util.Objects;
  * @param url a plain JDBC URL of the peer's database
  * @param user the user, or null to let the URL or the driver decide
  * @param password the password, or null; never printed
+ * @param schema the schema of the peer's driver tables as written ({@code repl.peer.<peer>.schema}),
+ *     or null for the rule of {@code repl.schema}
  */
-public record PeerConfig(String name, String url, String user, String password) {
+public record PeerConfig(String name, String url, String user, String password, String schema) {
 
     public PeerConfig {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(url, "url");
     }
 
+    public PeerConfig(String name, String url, String user, String password) {
+        this(name, url, user, password, null);
+    }
+
     @Override
     public String toString() {
         return "PeerConfig[name=" + name + ", url=" + ReplUrl.mask(url) + ", user=" + user
-                + ", password=" + (password == null ? null : ConfigErrors.MASK) + "]";
+                + ", password=" + (password == null ? null : ConfigErrors.MASK) + ", schema=" + schema + "]";
     }
 }

@@ -70,7 +70,7 @@ public enum ReplProperty {
             "Prebuilt handler: the resolution method. Required.",
             "RECORD", "IGNORE", "DISCARD", "OVERWRITE", "MAXIMUM", "MINIMUM", "DELTA"),
     INSTALL("repl.install", Type.ENUM, "auto", null,
-            "`auto` creates the driver's tables when missing; `none` fails clearly when they are missing.",
+            "`auto` creates the driver's schema and tables when missing; `none` fails clearly when they are missing.",
             "auto", "none"),
     KEY("repl.key.<table>", Type.COLUMNS, null, "primary key",
             "Substitute key columns of the table (Oracle `SET_KEY_COLUMNS`)."),
@@ -85,6 +85,9 @@ public enum ReplProperty {
             "This database's global name (the LCR's source database name); without it the URL is a pure pass-through."),
     PEER_PASSWORD("repl.peer.<peer>.password", Type.STRING, null, null,
             "Password for the peer's database. Never printed."),
+    PEER_SCHEMA("repl.peer.<peer>.schema", Type.STRING, null, "by the rule of `repl.schema`",
+            "Schema (MariaDB/MySQL: database) of the peer's driver tables, where its `repl_log` is, when not "
+                    + "where `repl.schema`'s rule puts it."),
     PEER_URL("repl.peer.<peer>.url", Type.STRING, null, null,
             "Plain JDBC URL (not `jdbc:repl:`) of the peer's database. Required for each peer."),
     PEER_USER("repl.peer.<peer>.user", Type.STRING, null, null,
@@ -96,8 +99,10 @@ public enum ReplProperty {
             "Peer nodes this node applies changes from, comma-separated (needs `repl.node`)."),
     RETENTION("repl.retention", Type.DURATION, "7d", null,
             "How long LCRs wait for a silent subscriber before it is dropped (loudly)."),
-    SCHEMA("repl.schema", Type.STRING, null, "current schema",
-            "Schema of the driver's tables (`repl_log`, `repl_progress`, ...)."),
+    SCHEMA("repl.schema", Type.STRING, null, "`repl` (PostgreSQL, H2) / `<database>_repl` (MariaDB/MySQL)",
+            "Schema of the driver's tables (`repl_log`, `repl_progress`, ...): a schema of their own, created when "
+                    + "missing, so that schema tools (Flyway, Liquibase, Hibernate) see only the application's tables. "
+                    + "Peers look for a peer's log with the same rule unless `repl.peer.<peer>.schema` says otherwise."),
     SUPPLEMENTAL("repl.supplemental", Type.ENUM, "KEYS", null,
             "Old values logged for UPDATE: `KEYS` the key, assigned columns and log groups; `ALL` every column.",
             "KEYS", "ALL"),

@@ -81,6 +81,7 @@ final class Values {
                 }
                 return v;
             case SCHEMA:
+            case PEER_SCHEMA:
             case HANDLER_RESOLUTION:
             case TIMESTAMP:
                 if (!Identifiers.isIdentifier(v)) {

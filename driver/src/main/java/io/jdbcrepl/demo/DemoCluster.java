@@ -3,6 +3,8 @@ package io.jdbcrepl.demo;
 import io.jdbcrepl.admin.ReplAdmin;
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.ReplConfig;
+import io.jdbcrepl.log.ChangeLogSchema;
+import io.jdbcrepl.log.DriverSchema;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -166,6 +168,14 @@ final class DemoCluster implements AutoCloseable {
     }
 
     /** Node i's reporting connection (auto-commit, one thread: the demo's own); closed with the cluster. */
+    /** A driver table of node i ({@code repl_conflict}, ...), qualified with its {@code repl.schema} for SQL on {@link #reader}. */
+    String driverTable(int i, String table) throws SQLException {
+        DemoNode node = nodes.get(i);
+        String configured = ReplConfig.load(node.replUrl(), node.credentials()).schema().orElse(null);
+        String schema = DriverSchema.resolve(node.dialect(), configured, reader(i));
+        return new ChangeLogSchema(node.dialect(), schema).table(table);
+    }
+
     Connection reader(int i) throws SQLException {
         if (readers[i] == null || readers[i].isClosed()) readers[i] = openRaw(i);
         return readers[i];

@@ -45,20 +45,22 @@ final class DemoReport {
         long[] error = new long[cluster.size()];
         for (int i = 0; i < cluster.size(); i++) {
             Connection c = cluster.reader(i);
-            conflict[i] = single(c, "SELECT COALESCE(MAX(id), 0) FROM repl_conflict");
-            error[i] = single(c, "SELECT COALESCE(MAX(id), 0) FROM repl_error");
+            conflict[i] = single(c, "SELECT COALESCE(MAX(id), 0) FROM " + cluster.driverTable(i, "repl_conflict"));
+            error[i] = single(c, "SELECT COALESCE(MAX(id), 0) FROM " + cluster.driverTable(i, "repl_error"));
         }
         return new Baseline(conflict, error);
     }
 
     /** Conflicts detected on node i since the baseline. */
     static long conflicts(DemoCluster cluster, Baseline base, int i) throws SQLException {
-        return single(cluster.reader(i), "SELECT COUNT(*) FROM repl_conflict WHERE id > " + base.conflict()[i]);
+        return single(cluster.reader(i), "SELECT COUNT(*) FROM " + cluster.driverTable(i, "repl_conflict")
+                + " WHERE id > " + base.conflict()[i]);
     }
 
     /** Error queue entries made on node i since the baseline. */
     static long errors(DemoCluster cluster, Baseline base, int i) throws SQLException {
-        return single(cluster.reader(i), "SELECT COUNT(*) FROM repl_error WHERE id > " + base.error()[i]);
+        return single(cluster.reader(i), "SELECT COUNT(*) FROM " + cluster.driverTable(i, "repl_error")
+                + " WHERE id > " + base.error()[i]);
     }
 
     /** Error queue entries of node i since the baseline that are not a RECORD handler's: failed transactions. */
@@ -66,7 +68,7 @@ final class DemoReport {
         List<String> out = new ArrayList<>();
         try (Statement s = cluster.reader(i).createStatement();
                 ResultSet rs = s.executeQuery("SELECT source_database, source_transaction_id, error_code, error_message"
-                        + " FROM repl_error WHERE id > " + base.error()[i] + " ORDER BY id")) {
+                        + " FROM " + cluster.driverTable(i, "repl_error") + " WHERE id > " + base.error()[i] + " ORDER BY id")) {
             while (rs.next()) {
                 String message = rs.getString(4);
                 if (message != null && message.contains(ConflictResolver.RECORDED_BY)) continue;
@@ -83,7 +85,7 @@ final class DemoReport {
         for (int i = 0; i < cluster.size(); i++) {
             try (PreparedStatement ps = cluster.reader(i).prepareStatement(
                     "SELECT table_name, conflict_kind, operation, conflict_type, handler_name, handler_type, outcome,"
-                            + " COUNT(*) FROM repl_conflict WHERE id > ? GROUP BY table_name, conflict_kind, operation,"
+                            + " COUNT(*) FROM " + cluster.driverTable(i, "repl_conflict") + " WHERE id > ? GROUP BY table_name, conflict_kind, operation,"
                             + " conflict_type, handler_name, handler_type, outcome"
                             + " ORDER BY table_name, conflict_kind, handler_name, outcome")) {
                 ps.setLong(1, base.conflict()[i]);

@@ -25,7 +25,7 @@ public final class ChangeLogSchema {
     private final Dialect dialect;
     private final String schema;
 
-    /** @param schema the schema (database on MySQL) of the driver's tables, as stored */
+    /** @param schema the schema (database on MySQL) of the driver's tables, as stored ({@link DriverSchema}) */
     public ChangeLogSchema(Dialect dialect, String schema) {
         this.dialect = dialect;
         this.schema = schema;
@@ -62,6 +62,7 @@ public final class ChangeLogSchema {
     /** Creates the tables when missing, or checks they exist. */
     public void install(Connection connection, InstallMode mode) throws SQLException {
         if (mode == InstallMode.NONE) {
+            DriverSchema.ensure(connection, dialect, schema, mode);
             if (!exists(connection, "repl_log")) {
                 throw new SQLException("The driver's table repl_log does not exist in schema " + schema
                         + " and repl.install=none: create it with the CLI's install command, or set repl.install=auto",
@@ -79,8 +80,16 @@ public final class ChangeLogSchema {
                 connection.setAutoCommit(false);
                 s.execute("SELECT pg_advisory_xact_lock(" + ("jdbc:repl install " + schema).hashCode() + ")");
             }
+            try {
+                DriverSchema.ensure(connection, dialect, schema, mode);
+            } catch (SQLException e) {
+                throw new SchemaMissing(e);
+            }
             for (String ddl : ddl()) s.execute(ddl);
             if (!connection.getAutoCommit()) connection.commit();
+        } catch (SchemaMissing e) {
+            if (!connection.getAutoCommit()) connection.rollback();
+            throw (SQLException) e.getCause();
         } catch (SQLException e) {
             if (!connection.getAutoCommit()) connection.rollback();
             throw new SQLException("Could not create the driver's tables in schema " + schema + ": " + e.getMessage()
@@ -88,6 +97,17 @@ public final class ChangeLogSchema {
         } finally {
             connection.setAutoCommit(autoCommit);
         }
+    }
+
+    /** The driver's schema could not be created: its own message says what to do. */
+    private static final class SchemaMissing extends SQLException {
+        SchemaMissing(SQLException cause) {
+            super(cause.getMessage(), cause.getSQLState(), cause);
+        }
+    }
+
+    public String schema() {
+        return schema;
     }
 
     private boolean exists(Connection connection, String table) throws SQLException {

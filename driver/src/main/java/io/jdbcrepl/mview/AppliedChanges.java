@@ -2,7 +2,6 @@ package io.jdbcrepl.mview;
 
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.mview.MviewCommand.Name;
-import io.jdbcrepl.node.TableCatalog;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -29,8 +28,7 @@ public final class AppliedChanges {
     private static MviewCatalog catalog(String delegateUrl, String schema, Connection local) throws SQLException {
         int end = delegateUrl.indexOf(':', 5);
         Dialect dialect = Dialect.fromSubprotocol(end < 0 ? "" : delegateUrl.substring(5, end));
-        String home = schema != null ? dialect.fold(schema) : TableCatalog.currentSchema(local, dialect);
-        return MviewCatalog.of(delegateUrl, dialect, home, local);
+        return MviewCatalog.of(delegateUrl, dialect, schema, local);
     }
 
     /** {@code changed}: the local tables (stored names) the transaction applied changes to. */

@@ -1,6 +1,8 @@
 package io.jdbcrepl.mview;
 
 import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.config.InstallMode;
+import io.jdbcrepl.log.DriverSchema;
 import io.jdbcrepl.mview.MviewCommand.Method;
 import io.jdbcrepl.mview.MviewCommand.Name;
 
@@ -108,6 +110,12 @@ final class MviewCatalog {
     /** Creates the two tables when missing. */
     void install(Connection raw) throws SQLException {
         if (installed(raw)) return;
+        if (schema == null) {
+            throw new SQLException("The connection has no current database, so the driver's database <database>_"
+                    + DriverSchema.DEFAULT + " for its materialized-view catalog has no name: name a database in the URL"
+                    + " or set repl.schema", "3D000");
+        }
+        DriverSchema.ensure(raw, dialect, schema, InstallMode.AUTO);
         String text = switch (dialect) {
             case POSTGRESQL, MYSQL -> "TEXT";
             case H2 -> "VARCHAR(1000000)";

@@ -15,6 +15,7 @@ import io.jdbcrepl.intercept.SqlBatch;
 import io.jdbcrepl.intercept.SqlStates;
 import io.jdbcrepl.intercept.StatementInterceptor;
 import io.jdbcrepl.intercept.StatementKind;
+import io.jdbcrepl.log.DriverSchema;
 import io.jdbcrepl.mview.MviewCommand.Name;
 import io.jdbcrepl.node.TableCatalog;
 
@@ -58,15 +59,14 @@ public final class MviewSession implements ConnectionInterceptor {
 
     /**
      * @param inner  the capture of a connection with {@code repl.node}, or null
-     * @param schema where the driver keeps its catalog ({@code repl.schema}), or null for the current schema
+     * @param schema where the driver keeps its catalog ({@code repl.schema} as written), or null for the default
      */
     public MviewSession(ConnectionInterceptor inner, Connection raw, String delegateUrl, String schema) throws SQLException {
         this.inner = inner;
         this.raw = raw;
         int end = delegateUrl.indexOf(':', 5);
         this.dialect = Dialect.fromSubprotocol(end < 0 ? "" : delegateUrl.substring(5, end));
-        String home = schema != null ? dialect.fold(schema) : TableCatalog.currentSchema(raw, dialect);
-        this.catalog = MviewCatalog.of(delegateUrl, dialect, home, raw);
+        this.catalog = MviewCatalog.of(delegateUrl, dialect, DriverSchema.resolveOrNull(dialect, schema, raw), raw);
         this.refresher = new Refresher(catalog);
         this.ddl = new MviewDdl(catalog, refresher, this::resolve);
     }
@@ -241,6 +241,11 @@ public final class MviewSession implements ConnectionInterceptor {
         dirty.clear();
         dirtyNames.clear();
         ddlInTransaction = false;
+    }
+
+    @Override
+    public Object unwrap(Class<?> iface, Connection application) throws SQLException {
+        return inner == null ? null : inner.unwrap(iface, application);
     }
 
     @Override

@@ -7,9 +7,11 @@ import io.jdbcrepl.capture.locking.LockingDialect;
 import io.jdbcrepl.capture.locking.LockingPlanner;
 import io.jdbcrepl.capture.pg.PostgresCapture;
 import io.jdbcrepl.capture.sql.Analysis;
+import io.jdbcrepl.capture.sql.CopyFrom;
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.capture.sql.Dml;
 import io.jdbcrepl.capture.sql.InsertSource;
+import io.jdbcrepl.capture.sql.LoadData;
 import io.jdbcrepl.capture.sql.NotDml;
 import io.jdbcrepl.capture.sql.Opaque;
 import io.jdbcrepl.capture.sql.SqlClassifier;
@@ -41,6 +43,8 @@ public final class CaptureSession implements ConnectionInterceptor {
     private static final Object PASS = new Object();
     /** A statement on a replicated table that does not exist (yet): passed through, never cached. */
     private static final Object NO_SUCH_TABLE = new Object();
+    /** A load (COPY … FROM, LOAD DATA) into a replicated table: staged at each execution. */
+    private static final Object LOAD = new Object();
 
     private final Node node;
     private final Connection raw;
@@ -97,13 +101,43 @@ public final class CaptureSession implements ConnectionInterceptor {
         if (decision instanceof Capture capture) {
             return new PostgresStatementCapture(capture.plan(), capture.dml(), capture.table(), postgres, node, this);
         }
+        if (decision == LOAD) return new StagedLoadStatement(this);
         return decision instanceof LockingCapture capture
                 ? new LockingStatementCapture(capture.plan(), node, transaction) : null;
+    }
+
+    /** PostgreSQL: the capturing views of pgjdbc's connection, made on first unwrap. */
+    private PostgresViews postgresViews;
+
+    /** PostgreSQL: {@code unwrap(PGConnection.class)} and {@code unwrap(BaseConnection.class)} capture COPY. */
+    @Override
+    public Object unwrap(Class<?> iface, Connection application) throws SQLException {
+        if (postgres != null) {
+            if (postgresViews == null) postgresViews = new PostgresViews(this, raw);
+            Object view = postgresViews.view(iface, application);
+            if (view != null) return view;
+        }
+        // the vendor's own connection class: handed out, as JDBC wants, but not silently (README, unwrap)
+        if (Connection.class.isAssignableFrom(iface) && iface.isInstance(raw) && node.firstTime("unwrap " + iface.getName())) {
+            LOG.warn("unwrap(" + iface.getName() + ") on a capturing connection (repl.node=" + node.name() + ") hands out"
+                    + " the vendor's own connection: statements, COPY and LOAD DATA run through it are not captured and"
+                    + " do not replicate. Change replicated tables through the jdbc:repl connection"
+                    + (postgres != null ? "; unwrap(PGConnection.class) gives a view whose copy API is captured" : ""));
+        }
+        return null;
+    }
+
+    /** A load (COPY … FROM, LOAD DATA) into a replicated table in a batch: refused, it is staged on its own. */
+    static CaptureException loadInBatch() {
+        return new CaptureException("COPY … FROM and LOAD DATA into a replicated table cannot run in a batch: the"
+                + " driver stages each load in a temporary table and inserts its rows from there, captured. Execute"
+                + " it on its own (Statement.executeUpdate)");
     }
 
     @Override
     public String batchSql(String sql) throws SQLException {
         if (!SqlClassifier.mayChangeRows(sql)) return sql;
+        if (decide(sql) == LOAD) throw loadInBatch();
         // MariaDB/H2: the entry stays as written; executeBatch runs it captured.
         if (!(decide(sql) instanceof Capture capture)) return sql;
         capturedInTransaction = true; // a batch that then fails makes one spurious wake-up, no harm
@@ -240,12 +274,14 @@ public final class CaptureSession implements ConnectionInterceptor {
     private Object plan(String sql, String schema) throws SQLException {
         Analysis analysis = SqlClassifier.analyze(sql, node.dialect());
         if (analysis instanceof NotDml) return PASS;
-        if (analysis instanceof Opaque opaque) return opaque(opaque, sql, schema);
+        if (analysis instanceof Opaque opaque) {
+            return loadTarget(sql) != null ? load(sql, schema) : opaque(opaque, sql, schema);
+        }
         Dml dml = (Dml) analysis;
         TableRef target = dml.target();
         String targetSchema = target.schema() == null ? schema : target.foldedSchema(node.dialect());
         String table = target.foldedName(node.dialect());
-        if (!node.config().isReplicated(targetSchema, table, schema, node.foldsToUpper())) return PASS;
+        if (!node.isReplicated(targetSchema, table, schema)) return PASS;
         Optional<TableInfo> info = node.table(raw, targetSchema, table);
         if (info.isEmpty()) return NO_SUCH_TABLE; // the database reports it as usual
         try {
@@ -306,7 +342,7 @@ public final class CaptureSession implements ConnectionInterceptor {
         }
         for (TableRef t : opaque.tablesNamed()) {
             String s = t.schema() == null ? schema : t.foldedSchema(node.dialect());
-            if (node.config().isReplicated(s, t.foldedName(node.dialect()), schema, node.foldsToUpper())) {
+            if (node.isReplicated(s, t.foldedName(node.dialect()), schema)) {
                 return unsupported(opaque.reason(), sql);
             }
         }
@@ -322,6 +358,137 @@ public final class CaptureSession implements ConnectionInterceptor {
         String message = reason.contains("repl.unsupported") ? reason
                 : reason + " (set repl.unsupported=passthrough to run such statements uncaptured)";
         throw new CaptureException(message);
+    }
+
+    /** The table a load the staging can express names (PostgreSQL COPY … FROM, MariaDB LOAD DATA); else null. */
+    private TableRef loadTarget(String sql) {
+        return switch (node.dialect()) {
+            case POSTGRESQL -> {
+                CopyFrom copy = CopyFrom.parse(sql);
+                yield copy == null ? null : copy.table();
+            }
+            case MYSQL -> {
+                LoadData load = LoadData.parse(sql);
+                yield load == null ? null : load.table();
+            }
+            case H2 -> null;
+        };
+    }
+
+    /** SQL COPY … FROM / LOAD DATA: {@link #LOAD} on a replicated table, else {@link #PASS}. */
+    private Object load(String sql, String schema) throws SQLException {
+        TableRef target = loadTarget(sql);
+        String targetSchema = target.schema() == null ? schema : target.foldedSchema(node.dialect());
+        String table = target.foldedName(node.dialect());
+        if (!node.config().isReplicated(targetSchema, table, schema, node.foldsToUpper())) return PASS;
+        if (node.table(raw, targetSchema, table).isEmpty()) return NO_SUCH_TABLE;
+        if (node.dialect() == Dialect.POSTGRESQL && CopyFrom.parse(sql).stdin()) {
+            // pgjdbc runs COPY … FROM STDIN only through its copy API, which the driver captures
+            return unsupported("COPY … FROM STDIN into replicated table " + targetSchema + "." + table + " runs only"
+                    + " through pgjdbc's copy API: use connection.unwrap(PGConnection.class).getCopyAPI().copyIn(sql,"
+                    + " reader), which the driver captures", sql);
+        }
+        return LOAD;
+    }
+
+    /**
+     * A bulk load the application runs, through SQL or PostgreSQL's copy API: PostgreSQL {@code COPY t
+     * … FROM}, MariaDB {@code LOAD DATA … INTO TABLE t}. On a replicated table, its {@link StagedLoad}
+     * (the staging table is created now); null when it runs as written (another table, {@code COPY …
+     * TO}, or {@code repl.unsupported=passthrough} for a load that cannot be staged). A load that
+     * cannot be staged is refused (CaptureException) before anything runs.
+     */
+    public StagedLoad stageLoad(String sql, Connection application) throws SQLException {
+        if (node.dialect() == Dialect.H2) return null; // H2 loads with INSERT … SELECT FROM CSVREAD(…): captured
+        String schema = currentSchema();
+        if (node.dialect() == Dialect.POSTGRESQL) {
+            CopyFrom copy = CopyFrom.parse(sql);
+            if (copy == null) return unstageable(sql, schema);
+            TableInfo table = replicatedTable(copy.table(), schema);
+            if (table == null) return null;
+            if (copy.usesDefault()) {
+                unsupported("COPY … FROM with the DEFAULT option into replicated table "
+                        + table.qualifiedName() + " cannot be captured: the marker stands for the table's column"
+                        + " defaults. Write the default values into the data, or load into a table that is not"
+                        + " replicated and copy the rows with INSERT INTO " + table.qualifiedName() + " SELECT …", sql);
+                return null;
+            }
+            List<String> columns = copy.columns().isEmpty() ? everyColumn(table) : storedNames(table, copy.columns(), sql);
+            if (columns.stream().anyMatch(c -> table.column(c).orElseThrow().generated())) {
+                return null; // PostgreSQL refuses a COPY into a generated column before it reads a row: its own error
+            }
+            String target = StagedLoad.quote(table.schema()) + "." + StagedLoad.quote(table.name());
+            List<String> always = alwaysIdentity(target, columns);
+            if (!always.isEmpty()) {
+                unsupported("COPY … FROM into replicated table " + table.qualifiedName() + " cannot be captured when it"
+                        + " fills identity column " + always.get(0) + " (GENERATED ALWAYS), which an INSERT cannot do"
+                        + " the same way: leave the column out of the COPY's column list, so that the table generates"
+                        + " it, or make it GENERATED BY DEFAULT", sql);
+                return null;
+            }
+            return StagedLoad.copy(raw, application, copy, target, columns);
+        }
+        LoadData load = LoadData.parse(sql);
+        if (load == null) return unstageable(sql, schema);
+        TableInfo table = replicatedTable(load.table(), schema);
+        if (table == null) return null;
+        if (load.duplicates().equals("REPLACE")) {
+            unsupported("LOAD DATA … REPLACE into replicated table " + table.qualifiedName()
+                    + " cannot be captured: it deletes and re-inserts the rows whose keys the file repeats. Load"
+                    + " with IGNORE (or without REPLACE), or load into a table that is not replicated and apply"
+                    + " the rows with INSERT INTO " + table.qualifiedName() + " … SELECT … ON DUPLICATE KEY UPDATE", sql);
+            return null;
+        }
+        List<String> columns = load.columns().isEmpty() ? everyColumn(table) : storedNames(table, load.columns(), sql);
+        String target = StagedLoad.backquote(table.schema()) + "." + StagedLoad.backquote(table.name());
+        return StagedLoad.loadData(raw, application, load, target, columns);
+    }
+
+    /**
+     * PostgreSQL: those of {@code columns} that are GENERATED ALWAYS identity columns, which COPY fills
+     * from the file but INSERT only with OVERRIDING SYSTEM VALUE (which capture does not keep).
+     */
+    private List<String> alwaysIdentity(String table, List<String> columns) throws SQLException {
+        List<String> found = new java.util.ArrayList<>();
+        try (PreparedStatement ps = raw.prepareStatement("SELECT attname FROM pg_attribute WHERE attrelid = ?::regclass"
+                + " AND attidentity = 'a' AND NOT attisdropped")) {
+            ps.setString(1, table);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    if (columns.contains(rs.getString(1))) found.add(rs.getString(1));
+                }
+            }
+        }
+        return found;
+    }
+
+    /** A load statement the staging cannot express: refused if it names a replicated table. */
+    private StagedLoad unstageable(String sql, String schema) throws SQLException {
+        if (SqlClassifier.analyze(sql, node.dialect()) instanceof Opaque opaque) opaque(opaque, sql, schema); // may refuse
+        return null;
+    }
+
+    /** The table's metadata when it is replicated and exists; else null (the load runs as written). */
+    private TableInfo replicatedTable(TableRef ref, String schema) throws SQLException {
+        String targetSchema = ref.schema() == null ? schema : ref.foldedSchema(node.dialect());
+        String name = ref.foldedName(node.dialect());
+        if (!node.config().isReplicated(targetSchema, name, schema, node.foldsToUpper())) return null;
+        return node.table(raw, targetSchema, name).orElse(null);
+    }
+
+    /** The columns a load without a column list fills: every one the database does not compute. */
+    private static List<String> everyColumn(TableInfo table) {
+        return table.columns().stream().filter(c -> !c.generated()).map(c -> c.name()).toList();
+    }
+
+    private List<String> storedNames(TableInfo table, List<String> written, String sql) throws SQLException {
+        java.util.LinkedHashSet<String> names = new java.util.LinkedHashSet<>();
+        for (String column : written) {
+            String folded = node.dialect().fold(column);
+            names.add(table.column(folded).map(c -> c.name()).orElseThrow(() -> new SQLException("Column " + column
+                    + " is not a column of " + table.qualifiedName() + ": " + abbreviate(sql), "42703")));
+        }
+        return List.copyOf(names);
     }
 
     private String currentSchema() throws SQLException {

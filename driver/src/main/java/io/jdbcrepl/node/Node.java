@@ -13,6 +13,7 @@ import io.jdbcrepl.config.LogGroup;
 import io.jdbcrepl.config.ReplConfig;
 import io.jdbcrepl.config.SupplementalMode;
 import io.jdbcrepl.log.ChangeLogSchema;
+import io.jdbcrepl.log.DriverSchema;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -68,6 +69,8 @@ public final class Node {
     private final ReplConfig config;
     private final Dialect dialect;
     private final String logSchema;
+    /** The current schema of the node's connections (MariaDB: database): where unqualified names point. */
+    private final String homeSchema;
     private final ChangeLogSchema changeLog;
     private final Map<String, Optional<TableInfo>> tables = new ConcurrentHashMap<>();
     private final PlanCache planCache = new PlanCache(1024);
@@ -75,12 +78,14 @@ public final class Node {
     /** PostgreSQL: NOTIFY after captured commits; null elsewhere. */
     private final PostgresNotifier notifier;
 
-    private Node(String key, String name, ReplConfig config, Dialect dialect, String logSchema, LocalDatabase database) {
+    private Node(String key, String name, ReplConfig config, Dialect dialect, String logSchema, String homeSchema,
+            LocalDatabase database) {
         this.key = key;
         this.name = name;
         this.config = config;
         this.dialect = dialect;
         this.logSchema = logSchema;
+        this.homeSchema = homeSchema;
         this.changeLog = new ChangeLogSchema(dialect, logSchema);
         this.database = database;
         this.notifier = dialect == Dialect.POSTGRESQL ? new PostgresNotifier(name, database) : null;
@@ -93,8 +98,7 @@ public final class Node {
      */
     public static Node of(ReplConfig config, Connection raw, LocalDatabase database) throws SQLException {
         Dialect dialect = dialectOf(config.delegateUrl());
-        String schema = config.schema().map(s -> dialect.fold(s)).orElse(null);
-        if (schema == null) schema = TableCatalog.currentSchema(raw, dialect);
+        String schema = DriverSchema.resolve(dialect, config.schema().orElse(null), raw);
         String key = config.node().orElseThrow() + "\u0000" + config.delegateUrl() + "\u0000" + schema;
         synchronized (NODES) {
             Node node = NODES.get(key);
@@ -105,7 +109,8 @@ public final class Node {
             // SPEC 5.4: a custom handler class that cannot be instantiated fails connect (22023)
             ClassLoader context = Thread.currentThread().getContextClassLoader();
             CustomHandlers.load(config.dmlHandlers(), context != null ? context : Node.class.getClassLoader());
-            node = new Node(key, config.node().orElseThrow(), config, dialect, schema, database);
+            node = new Node(key, config.node().orElseThrow(), config, dialect, schema,
+                    TableCatalog.currentSchema(raw, dialect), database);
             node.changeLog.install(raw, config.install());
             new ApplySchema(dialect, node.changeLog).install(raw, config.install());
             // SPEC 5.3: keys naming columns of tables that exist now fail connect (22023); others at first use
@@ -136,6 +141,14 @@ public final class Node {
 
     public String name() {
         return name;
+    }
+
+    /** Things this node says once (a warning per kind): each key is new only once. */
+    private final java.util.Set<String> said = ConcurrentHashMap.newKeySet();
+
+    /** Whether {@code key} is asked for the first time on this node. */
+    boolean firstTime(String key) {
+        return said.size() < 1000 && said.add(key);
     }
 
     /** Connections of the node's own database, outside capture. */
@@ -310,8 +323,25 @@ public final class Node {
         return changeLog;
     }
 
+    /** The schema (MariaDB: database) of the driver's tables, as stored. */
     public String logSchema() {
         return logSchema;
+    }
+
+    /** The current schema of the node's connections, as stored: the application's home schema. */
+    public String homeSchema() {
+        return homeSchema;
+    }
+
+    /**
+     * Whether changes to the table are captured ({@link ReplConfig#isReplicated}); never a table in
+     * the driver's schema, whatever {@code repl.tables} says, unless {@code repl.schema} names the
+     * application's own schema (the driver's tables beside its tables, known by their names there).
+     */
+    public boolean isReplicated(String schema, String table, String currentSchema) {
+        String actual = schema != null ? schema : currentSchema;
+        if (actual != null && actual.equalsIgnoreCase(logSchema) && !logSchema.equals(homeSchema)) return false;
+        return config.isReplicated(schema, table, currentSchema, foldsToUpper());
     }
 
     public PlanCache planCache() {

@@ -293,6 +293,9 @@ public abstract class ConnectionProxy implements Connection {
     public <T> T unwrap(Class<T> iface) throws SQLException {
         if (iface.isInstance(this)) return iface.cast(this);
         if (extension(iface) != null) return iface.cast(extension(iface));
+        // a capturing connection hands out views that keep capture (PostgreSQL's copy API), see README
+        Object view = interceptor == null ? null : interceptor.unwrap(iface, this);
+        if (view != null) return iface.cast(view);
         if (iface.isInstance(delegate)) return iface.cast(delegate);
         return delegate.unwrap(iface);
     }

@@ -82,7 +82,7 @@ public abstract class PreparedStatementProxy extends StatementProxy implements P
     private Object prepared(ExecuteMethod method, SqlCall call) throws SQLException {
         List<BoundParameter> parameters = parameterLog == null ? List.of() : parameterLog.current();
         return interceptor.execute(new StatementExecution(sql, statementKind(), method, generatedKeys, psDelegate,
-                connection.delegate, parameters, call));
+                connection.delegate, connection, parameters, call));
     }
 
     @Override

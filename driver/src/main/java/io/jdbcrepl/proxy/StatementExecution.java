@@ -13,7 +13,8 @@ import java.util.List;
 
 /** One intercepted execution, handed to a {@link io.jdbcrepl.intercept.StatementInterceptor}. */
 record StatementExecution(String sql, StatementKind kind, ExecuteMethod method, GeneratedKeys generatedKeys,
-        Statement statement, Connection connection, List<BoundParameter> parameters, SqlCall realCall)
+        Statement statement, Connection connection, Connection applicationConnection, List<BoundParameter> parameters,
+        SqlCall realCall)
         implements Execution {
 
     @Override

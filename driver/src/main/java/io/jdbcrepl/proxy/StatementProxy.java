@@ -133,7 +133,7 @@ public abstract class StatementProxy implements Statement {
         lastInterceptor = si;
         if (si == null) return call.call();
         return si.execute(new StatementExecution(sql, StatementKind.PLAIN, method, keys, delegate,
-                connection.delegate, List.of(), call));
+                connection.delegate, connection, List.of(), call));
     }
 
     // ---- plain SQL batches

@@ -23,7 +23,7 @@ class ApplyTrustTest {
         p.setProperty("repl.peer.n1.url", "jdbc:h2:mem:n1");
         for (int i = 0; i < kv.length; i += 2) p.setProperty(kv[i], kv[i + 1]);
         ReplConfig config = ReplConfig.load("jdbc:repl:h2:mem:n2", p);
-        return new ApplyTrust(config, dialect, "n1", "src", "app");
+        return new ApplyTrust(config, dialect, "n1", "src", "app", "repl");
     }
 
     private static RowLcr lcr(String source, String schema, String table) {
@@ -46,7 +46,7 @@ class ApplyTrustTest {
     @Test
     void anEntryFromANodeThatIsNoPeerIsRefused() throws SQLException {
         ReplConfig config = ReplConfig.load("jdbc:repl:h2:mem:n2", new Properties());
-        ApplyTrust t = new ApplyTrust(config, Dialect.H2, "ghost", "src", "app");
+        ApplyTrust t = new ApplyTrust(config, Dialect.H2, "ghost", "src", "app", "repl");
         assertThat(t.refusal(lcr("ghost", "src", "employees"))).contains("ghost is not a peer");
     }
 
@@ -80,5 +80,22 @@ class ApplyTrustTest {
         assertThat(t.refusal(lcr("n1", "src", "employees"))).contains("repl.apply.tables");
         assertThat(trust(Dialect.H2, "repl.apply.tables", "*.*").refusal(lcr("n1", "hr", "repl_log")))
                 .contains("driver's own tables");
+    }
+
+    @Test
+    void theDriversSchemaIsRefusedWhenItIsOneOfItsOwn() throws SQLException {
+        assertThat(trust(Dialect.POSTGRESQL).refusal(lcr("n1", "repl", "employees"))).contains("repl.employees", "driver's schema");
+        assertThat(trust(Dialect.H2).refusal(lcr("n1", "REPL", "EMPLOYEES"))).contains("driver's schema");
+        ReplConfig config = ReplConfig.load("jdbc:repl:h2:mem:n2", props());
+        ApplyTrust shared = new ApplyTrust(config, Dialect.POSTGRESQL, "n1", "src", "app", "app"); // repl.schema = current schema
+        assertThat(shared.refusal(lcr("n1", "src", "employees"))).isNull();
+    }
+
+    private static Properties props() {
+        Properties p = new Properties();
+        p.setProperty("repl.node", "n2");
+        p.setProperty("repl.peers", "n1");
+        p.setProperty("repl.peer.n1.url", "jdbc:h2:mem:n1");
+        return p;
     }
 }

@@ -59,7 +59,7 @@ class BadValueTest {
         "repl.config|http://x/repl.properties", "repl.config|file:", "repl.config|classpath:", "repl.config|/etc/x",
         // strings with a shape
         "repl.node|a.b", "repl.node|a b", "repl.node|", "repl.node|a,b", "repl.node|a/b",
-        "repl.schema|a.b", "repl.schema|a b", "repl.timestamp.emp|a,b", "repl.timestamp.emp|a.b",
+        "repl.schema|a.b", "repl.schema|a b", "repl.peer.p.schema|a.b", "repl.timestamp.emp|a,b", "repl.timestamp.emp|a.b",
         "repl.handler.h.resolution|a,b", "repl.handler.h.table|a.b.c", "repl.handler.h.table|a b",
         "repl.handler.h.table|", "repl.dmlhandler.h.table|hr.", "repl.peer.p.url|h2:mem",
         "repl.peer.p.url|jdbc:", "repl.peer.p.url|jdbc::x", "repl.peer.p.url|postgresql://h/db",

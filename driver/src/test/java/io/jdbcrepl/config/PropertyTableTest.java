@@ -49,7 +49,8 @@ class PropertyTableTest {
         assertThat(table).contains("| `repl.apply` | boolean | true if `repl.peers` is set |");
         assertThat(table).contains("| `repl.fk.retry` | duration | `30s` |");
         assertThat(table).contains("| `repl.nocompare.<table>` | columns or `*` |");
-        assertThat(table).contains("| `repl.schema` | string | current schema |");
+        assertThat(table).contains("| `repl.schema` | string | `repl` (PostgreSQL, H2) / `<database>_repl` (MariaDB/MySQL) |");
+        assertThat(table).contains("| `repl.peer.<peer>.schema` | string | by the rule of `repl.schema` |");
         assertThat(Arrays.stream(ReplProperty.values()).filter(p -> !table.contains("`" + p.key() + "`"))).isEmpty();
     }
 }

@@ -274,6 +274,8 @@ class ReplConfigTest {
         assertThat(c.peers()).containsExactly("dbs2", "dbs3");
         assertThat(c.peer("dbs2")).isEqualTo(new PeerConfig("dbs2", "jdbc:postgresql://h2/hr", "app", " s3cret "));
         assertThat(c.peer("DBS3")).isEqualTo(new PeerConfig("dbs3", "jdbc:mariadb://h3/hr", null, ""));
+        assertThat(load("repl.node", "dbs1", "repl.peers", "dbs2", "repl.peer.dbs2.url", "jdbc:h2:mem:b",
+                "repl.peer.DBS2.schema", "hr_repl").peer("dbs2").schema()).isEqualTo("hr_repl");
         assertThat(c.apply()).isTrue();
         assertThat(load("repl.node", "dbs1", "repl.peers", "dbs2", "repl.peer.dbs2.url", "jdbc:h2:mem:b",
                 "repl.apply", "false").apply()).isFalse();

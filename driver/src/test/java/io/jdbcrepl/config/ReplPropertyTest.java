@@ -37,7 +37,7 @@ class ReplPropertyTest {
         Set<String> keys = Arrays.stream(ReplProperty.values()).map(ReplProperty::key).collect(Collectors.toSet());
         assertThat(keys).containsExactlyInAnyOrder(
                 "repl.node", "repl.tables", "repl.exclude", "repl.peers",
-                "repl.peer.<peer>.url", "repl.peer.<peer>.user", "repl.peer.<peer>.password",
+                "repl.peer.<peer>.url", "repl.peer.<peer>.user", "repl.peer.<peer>.password", "repl.peer.<peer>.schema",
                 "repl.apply", "repl.apply.batch", "repl.apply.poll", "repl.apply.tables", "repl.install", "repl.schema",
                 "repl.config", "repl.driver", "repl.unsupported", "repl.supplemental",
                 "repl.key.<table>", "repl.loggroup.<table>.<group>", "repl.loggroup.<table>.<group>.always",
@@ -127,6 +127,7 @@ class ReplPropertyTest {
         "repl.peer.dbs2.url, PEER_URL",
         "repl.peer.dbs2.user, PEER_USER",
         "repl.peer.dbs2.password, PEER_PASSWORD",
+        "repl.peer.dbs2.schema, PEER_SCHEMA",
         "repl.peer.db-east_2.url, PEER_URL",
         "repl.key.hr.employees, KEY",
         "repl.key.employees, KEY",

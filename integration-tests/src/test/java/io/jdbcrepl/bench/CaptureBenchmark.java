@@ -1,5 +1,6 @@
 package io.jdbcrepl.bench;
 
+import io.jdbcrepl.it.support.DriverTables;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
@@ -303,7 +304,7 @@ public final class CaptureBenchmark {
             try (Statement s = c.createStatement();
                  ResultSet rs = s.executeQuery("SELECT count(*), avg(pg_column_size(l.*)), avg(octet_length(old_values::text)"
                          + " + octet_length(new_values::text) + octet_length(column_types::text)"
-                         + " + coalesce(octet_length(change_vector::text), 0)) FROM repl_log l")) {
+                         + " + coalesce(octet_length(change_vector::text), 0)) FROM " + DriverTables.table(c, "repl_log") + " l")) {
                 rs.next();
                 out.printf(Locale.ROOT, "repl_log: %d LCRs, %.0f bytes per LCR row (pg_column_size), %.0f bytes of JSON per LCR%n",
                         rs.getLong(1), rs.getDouble(2), rs.getDouble(3));

@@ -122,7 +122,7 @@ public final class ConflictApplyBenchmark {
     }
 
     private static long count(TestDatabase db, String sql) throws Exception {
-        try (Connection c = db.openRaw(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+        try (Connection c = db.openRaw(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(db.driverTables(sql))) {
             rs.next();
             return rs.getLong(1);
         }

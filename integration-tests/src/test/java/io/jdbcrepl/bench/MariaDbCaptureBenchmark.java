@@ -1,5 +1,6 @@
 package io.jdbcrepl.bench;
 
+import io.jdbcrepl.it.support.DriverTables;
 import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -64,7 +65,7 @@ public final class MariaDbCaptureBenchmark extends CaptureBenchmark.Server {
                     + " + length(schema_name) + length(table_name) + coalesce(length(old_values), 0)"
                     + " + coalesce(length(new_values), 0) + length(column_types) + coalesce(length(change_vector), 0) + 8),"
                     + " avg(coalesce(length(old_values), 0) + coalesce(length(new_values), 0) + length(column_types)"
-                    + " + coalesce(length(change_vector), 0)) FROM repl_log")) {
+                    + " + coalesce(length(change_vector), 0)) FROM " + DriverTables.table(c, "repl_log"))) {
                 rs.next();
                 out.printf(Locale.ROOT, "repl_log: %d LCRs, %.0f bytes of column data per LCR row, %.0f bytes of JSON per LCR%n",
                         rs.getLong(1), rs.getDouble(2), rs.getDouble(3));

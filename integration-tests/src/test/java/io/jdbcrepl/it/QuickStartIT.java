@@ -96,7 +96,7 @@ class QuickStartIT {
         // README end
         try (Connection raw = DriverManager.getConnection("jdbc:h2:mem:shop1;DB_CLOSE_DELAY=-1");
                 Statement s = raw.createStatement();
-                ResultSet rs = s.executeQuery("SELECT count(*) FROM repl_log WHERE table_name = 'ORDERS'")) {
+                ResultSet rs = s.executeQuery("SELECT count(*) FROM repl.repl_log WHERE table_name = 'ORDERS'")) {
             rs.next();
             assertThat(rs.getInt(1)).as("the insert was captured").isEqualTo(1);
         }

@@ -73,6 +73,15 @@ public interface ConnectionInterceptor {
     default void afterAutoCommitChange(boolean autoCommit) {
     }
 
+    /**
+     * What {@code unwrap(iface)} hands out in place of the real connection, or null for the real one:
+     * a view of a vendor interface that keeps the interceptor in the way (PostgreSQL's copy API).
+     * {@code application} is the application's connection (the proxy).
+     */
+    default Object unwrap(Class<?> iface, Connection application) throws SQLException {
+        return null;
+    }
+
     /** After the connection was closed (also when closing failed). */
     default void afterClose() {
     }

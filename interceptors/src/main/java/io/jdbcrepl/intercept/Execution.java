@@ -24,6 +24,12 @@ public interface Execution {
     /** The real driver's connection. */
     Connection connection();
 
+    /**
+     * The application's connection (the proxy): what runs on it goes through every interceptor, as if
+     * the application had run it (a staged load inserts its rows this way, captured).
+     */
+    Connection applicationConnection();
+
     /** The bound parameters in order of index, when the interceptor asked for them; else empty. */
     List<BoundParameter> parameters();
 

@@ -119,11 +119,14 @@ final class Cluster implements AutoCloseable {
         for (int i = 0; i < dbs.size(); i++) admin(i).waitForPeers(WAIT);
     }
 
-    /** Every row of a table, each column read as its portable type, as comparable text. */
+    /**
+     * Every row of a table, each column read as its portable type, as comparable text; a driver
+     * table ({@code repl_error}, ...) is read in the node's driver schema.
+     */
     List<String> rows(int i, String table, String orderBy) throws SQLException {
         List<String> out = new ArrayList<>();
         try (Connection c = dbs.get(i).openRaw(); Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT * FROM " + table + " ORDER BY " + orderBy)) {
+                ResultSet rs = s.executeQuery(dbs.get(i).driverTables("SELECT * FROM " + table + " ORDER BY " + orderBy))) {
             ResultSetMetaData md = rs.getMetaData();
             while (rs.next()) {
                 StringBuilder row = new StringBuilder();
@@ -145,8 +148,10 @@ final class Cluster implements AutoCloseable {
         }
     }
 
+    /** The first column of the first row of a query on node i; the driver tables it names are read in the node's driver schema. */
     long count(int i, String sql) throws SQLException {
-        try (Connection c = dbs.get(i).openRaw(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+        try (Connection c = dbs.get(i).openRaw(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(dbs.get(i).driverTables(sql))) {
             rs.next();
             return rs.getLong(1);
         }

@@ -55,7 +55,7 @@ class CommandLineIT {
         twoNodes(Map.of());
         Run install = cli("install", "--url", cluster.url(0));
         assertThat(install.exit()).as(install.err()).isZero();
-        assertThat(install.out()).isEqualTo("The driver's tables are in schema public of node n1.\n");
+        assertThat(install.out()).isEqualTo("The driver's tables are in schema repl of node n1.\n");
 
         cluster.execute(1, "UPDATE employees SET salary = 5000 WHERE employee_id = 200");
         Run await = cli("wait", "--url", cluster.url(0), "--timeout", "30s");

@@ -54,8 +54,8 @@ class ConflictIT extends ClusterTest {
         for (int i = 0; i < 2; i++) {
             String other = Cluster.name(1 - i);
             try (Connection c = cluster.db(i).openRaw(); Statement s = c.createStatement();
-                    ResultSet rs = s.executeQuery("SELECT source_database, message_number, message_count, error_code,"
-                            + " error_message, id FROM repl_error")) {
+                    ResultSet rs = s.executeQuery(cluster.db(i).driverTables("SELECT source_database, message_number,"
+                            + " message_count, error_code, error_message, id FROM repl_error"))) {
                 assertThat(rs.next()).as("an error queue entry at " + Cluster.name(i)).isTrue();
                 assertThat(rs.getString(1)).isEqualTo(other);
                 assertThat(rs.getInt(2)).isEqualTo(1);

@@ -37,7 +37,7 @@ class ConflictKindsIT extends ClusterTest {
             try (Connection c = dbs.get(i).openRaw(); Statement s = c.createStatement()) {
                 for (String q : List.of("DELETE FROM employees", "INSERT INTO employees VALUES (200, 4400)",
                         "DELETE FROM repl_error_lcr", "DELETE FROM repl_error", "DELETE FROM repl_conflict")) {
-                    s.executeUpdate(q);
+                    s.executeUpdate(dbs.get(i).driverTables(q));
                 }
             }
         }

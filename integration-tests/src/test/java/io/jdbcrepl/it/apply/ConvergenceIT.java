@@ -162,7 +162,8 @@ class ConvergenceIT extends ClusterTest {
     private long assertEveryConflictRecorded(int i) throws SQLException {
         Map<String, Map<Long, Map<String, Object>>> metBySource = new HashMap<>(); // source -> position -> row before
         try (Connection c = cluster.db(i).openRaw(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
-                "SELECT source_database, source_position, row_before FROM repl_conflict WHERE table_name = 'acct'")) {
+                cluster.db(i).driverTables("SELECT source_database, source_position, row_before FROM repl_conflict"
+                        + " WHERE table_name = 'acct'"))) {
             while (rs.next()) {
                 metBySource.computeIfAbsent(rs.getString(1), k -> new HashMap<>()).put(rs.getLong(2), values(rs.getString(3)));
             }
@@ -214,7 +215,8 @@ class ConvergenceIT extends ClusterTest {
     private List<Lcr> updates(int j) throws SQLException {
         List<Lcr> out = new ArrayList<>();
         try (Connection c = cluster.db(j).openRaw(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
-                "SELECT position, old_values, new_values FROM repl_log WHERE table_name = 'acct' AND command_type = 'UPDATE'")) {
+                cluster.db(j).driverTables("SELECT position, old_values, new_values FROM repl_log"
+                        + " WHERE table_name = 'acct' AND command_type = 'UPDATE'"))) {
             while (rs.next()) out.add(new Lcr(rs.getLong(1), values(rs.getString(2)), values(rs.getString(3))));
         }
         return out;

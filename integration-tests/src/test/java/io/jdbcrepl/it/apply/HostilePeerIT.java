@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * SPEC 8.7, a peer's log is input, not orders: LCRs written into n1's repl_log by hand (a copy of a
  * captured transaction with one field changed, its original removed) name an unknown source node, a
- * system schema, one of n2's driver tables, an unknown command type or an unknown value type; and a
+ * system schema, one of n2's driver tables or n2's driver schema, an unknown command type or an unknown value type; and a
  * table n2 excludes is captured at n1 for real. n2 applies none of them: each transaction is in its
  * error queue with SQLState 42501 and the reason, a retry keeps it there, and the legitimate
  * transaction committed after them is applied.
@@ -44,11 +44,14 @@ class HostilePeerIT extends ClusterTest {
             raw(1, "CREATE SCHEMA sys");
             raw(1, "CREATE TABLE sys.employees (employee_id INT PRIMARY KEY, salary DECIMAL(10,2))");
         }
+        // and one in n2's driver schema
+        String n2DriverSchema = cluster.db(1).driverSchema();
+        raw(1, "CREATE TABLE " + n2DriverSchema + ".employees (employee_id INT PRIMARY KEY, salary DECIMAL(10,2))");
         // one captured transaction per forged kind, each the template of its forgery
-        for (int id = 11; id <= 15; id++) cluster.execute(0, "INSERT INTO employees VALUES (" + id + ", 100)");
+        for (int id = 11; id <= 16; id++) cluster.execute(0, "INSERT INTO employees VALUES (" + id + ", 100)");
         cluster.execute(0, "INSERT INTO secret VALUES (1, 'hidden')");
         List<String> templates = txIds(0);
-        assertThat(templates).hasSize(6);
+        assertThat(templates).hasSize(7);
 
         boolean pg = !source.isMariaDbServer();
         forge(source, templates.get(0), "source_node", "'intruder'");
@@ -57,6 +60,7 @@ class HostilePeerIT extends ClusterTest {
         forge(source, templates.get(3), "command_type", "'MERGE'");
         forge(source, templates.get(4), "column_types",
                 pg ? "REPLACE(column_types::text, 'DECIMAL', 'BOGUS')::json" : "REPLACE(column_types, 'DECIMAL', 'BOGUS')");
+        forge(source, templates.get(5), "schema_name", "'" + n2DriverSchema + "'");
         cluster.execute(0, "INSERT INTO employees VALUES (99, 1)"); // legitimate, after all of them
 
         cluster.admin(1).startApply();
@@ -65,9 +69,10 @@ class HostilePeerIT extends ClusterTest {
         assertThat(cluster.rows(1, "employees", "employee_id")).containsExactly("employee_id=99, salary=1");
         assertThat(cluster.count(1, "SELECT count(*) FROM secret")).isZero();
         if (!vendors.get(1).isMariaDbServer()) assertThat(cluster.count(1, "SELECT count(*) FROM sys.employees")).isZero();
+        assertThat(cluster.count(1, "SELECT count(*) FROM " + n2DriverSchema + ".employees")).isZero();
         ReplAdmin n2 = cluster.admin(1);
         List<ErrorEntry> queued = n2.errors();
-        assertThat(queued).hasSize(6).allSatisfy(e -> {
+        assertThat(queued).hasSize(7).allSatisfy(e -> {
             assertThat(e.sourceDatabase()).isEqualTo("n1");
             assertThat(e.errorCode()).isEqualTo("42501");
         });
@@ -77,8 +82,9 @@ class HostilePeerIT extends ClusterTest {
                 m -> assertThat(m).contains("SYS.employees", "system schema"),
                 m -> assertThat(m).contains("repl_progress", "driver's own tables"),
                 m -> assertThat(m).contains("employees", "MERGE", "cannot be read"),
-                m -> assertThat(m).contains("employees", "BOGUS", "cannot be read"));
-        assertThat(cluster.count(1, "SELECT count(*) FROM repl_error_lcr")).isEqualTo(6); // each kept, as stored
+                m -> assertThat(m).contains("employees", "BOGUS", "cannot be read"),
+                m -> assertThat(m).contains(n2DriverSchema + ".employees", "driver's schema"));
+        assertThat(cluster.count(1, "SELECT count(*) FROM repl_error_lcr")).isEqualTo(7); // each kept, as stored
 
         // a retry does not make a forged entry applicable
         for (ErrorEntry e : queued) {
@@ -86,7 +92,7 @@ class HostilePeerIT extends ClusterTest {
                     .satisfies(x -> assertThat(((SQLException) x).getMessage()).containsAnyOf("42501", "cannot be read",
                             "still fails"));
         }
-        assertThat(n2.errors()).hasSize(6).allSatisfy(e -> assertThat(e.errorCode()).isEqualTo("42501"));
+        assertThat(n2.errors()).hasSize(7).allSatisfy(e -> assertThat(e.errorCode()).isEqualTo("42501"));
         assertThat(cluster.rows(1, "employees", "employee_id")).containsExactly("employee_id=99, salary=1");
         assertThat(cluster.count(1, "SELECT count(*) FROM secret")).isZero();
     }
@@ -96,7 +102,7 @@ class HostilePeerIT extends ClusterTest {
         String txId = cluster.db(node).vendor().isMariaDbServer() ? "tx_id" : "tx_id::text";
         List<String> out = new ArrayList<>();
         try (Connection c = cluster.db(node).openRaw(); Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT " + txId + " FROM repl_log GROUP BY tx_id ORDER BY MIN(position)")) {
+                ResultSet rs = s.executeQuery("SELECT " + txId + " FROM " + cluster.db(node).driverTable("repl_log") + " GROUP BY tx_id ORDER BY MIN(position)")) {
             while (rs.next()) out.add(rs.getString(1));
         }
         return out;
@@ -108,20 +114,23 @@ class HostilePeerIT extends ClusterTest {
      * for commit order, as capture writes them).
      */
     private void forge(Vendor source, String template, String column, String expression) throws SQLException {
-        String select = "SELECT " + LOG_COLUMNS.replace(column, expression) + " FROM repl_log WHERE tx_id = ";
+        String log = cluster.db(0).driverTable("repl_log");
+        String txs = cluster.db(0).driverTable("repl_tx");
+        String select = "SELECT " + LOG_COLUMNS.replace(column, expression) + " FROM " + log + " WHERE tx_id = ";
         try (Connection c = cluster.db(0).openRaw()) {
             c.setAutoCommit(false);
             if (source.isMariaDbServer()) {
                 String forged = "forged-" + template;
-                update(c, "INSERT INTO repl_log (tx_id, " + LOG_COLUMNS + ") " + select.replace("SELECT ", "SELECT ?, ")
+                update(c, "INSERT INTO " + log + " (tx_id, " + LOG_COLUMNS + ") " + select.replace("SELECT ", "SELECT ?, ")
                         + "? ORDER BY position", forged, template);
-                update(c, "INSERT INTO repl_tx (tx_id, epoch, last_position) SELECT ?, epoch,"
-                        + " (SELECT MAX(position) FROM repl_log WHERE tx_id = ?) FROM repl_epoch WHERE id = 1", forged, forged);
-                update(c, "DELETE FROM repl_tx WHERE tx_id = ?", template);
-                update(c, "DELETE FROM repl_log WHERE tx_id = ?", template);
+                update(c, "INSERT INTO " + txs + " (tx_id, epoch, last_position) SELECT ?, epoch,"
+                        + " (SELECT MAX(position) FROM " + log + " WHERE tx_id = ?) FROM "
+                        + cluster.db(0).driverTable("repl_epoch") + " WHERE id = 1", forged, forged);
+                update(c, "DELETE FROM " + txs + " WHERE tx_id = ?", template);
+                update(c, "DELETE FROM " + log + " WHERE tx_id = ?", template);
             } else {
-                update(c, "INSERT INTO repl_log (" + LOG_COLUMNS + ") " + select + "?::xid8 ORDER BY position", template);
-                update(c, "DELETE FROM repl_log WHERE tx_id = ?::xid8", template);
+                update(c, "INSERT INTO " + log + " (" + LOG_COLUMNS + ") " + select + "?::xid8 ORDER BY position", template);
+                update(c, "DELETE FROM " + log + " WHERE tx_id = ?::xid8", template);
             }
             c.commit();
         }

@@ -106,7 +106,7 @@ class PrebuiltHandlersIT extends ClusterTest {
 
     private void raw(int node, String... sql) throws SQLException {
         try (Connection c = cluster.db(node).openRaw(); Statement s = c.createStatement()) {
-            for (String q : sql) s.executeUpdate(q);
+            for (String q : sql) s.executeUpdate(cluster.db(node).driverTables(q));
         }
     }
 }

@@ -98,7 +98,7 @@ class PurgeIT extends ClusterTest {
         while (true) {
             String position;
             try (Connection c = cluster.db(0).openRaw(); Statement s = c.createStatement();
-                    var rs = s.executeQuery("SELECT position FROM repl_subscriber WHERE name = 'n2'")) {
+                    var rs = s.executeQuery(cluster.db(0).driverTables("SELECT position FROM repl_subscriber WHERE name = 'n2'"))) {
                 position = rs.next() ? rs.getString(1) : null;
             }
             if (position != null && cluster.count(1, sql + "'" + position + "'") == 1) return;

@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code repl.node}, and the mirror, which gets the same statements through the raw driver: the
  * reference for results and table contents. Tests work in {@link Sandbox}es, one schema each, so
  * that a class can share the two databases while every test has its own tables and its own
- * {@code repl_log} (the log lives in the connection's current schema).
+ * {@code repl_log} (in the sandbox's {@code repl.schema}).
  */
 final class CapturePair {
 

@@ -67,6 +67,7 @@ class OrmWorkloadCaptureIT {
         config.setAutoCommit(false);
         config.addDataSourceProperty("currentSchema", box.schema());
         config.addDataSourceProperty("repl.node", CapturePair.NODE);
+        config.addDataSourceProperty("repl.schema", box.logSchema());
         config.addDataSourceProperty("repl.tables", box.schema() + ".*");
         config.addDataSourceProperty("repl.supplemental", "KEYS");
 

@@ -92,7 +92,7 @@ class PhantomSafetyCaptureIT {
             ExecutorService threads, int round, String update) throws Exception {
         try (Statement s = raw.createStatement()) {
             s.execute("TRUNCATE t");
-            s.execute("TRUNCATE repl_log");
+            s.execute("TRUNCATE " + box.logSchema() + ".repl_log");
             s.execute("INSERT INTO t SELECT k, 0 FROM generate_series(0, 198, 2) AS k");
             s.execute("INSERT INTO t SELECT k, 0 FROM generate_series(1000, 1010) AS k");
         }

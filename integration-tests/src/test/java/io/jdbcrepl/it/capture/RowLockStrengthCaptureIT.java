@@ -38,7 +38,7 @@ class RowLockStrengthCaptureIT {
         }
         // The captured updates were logged with their changes, one LCR each.
         try (Connection raw = box.raw()) {
-            assertThat(ChangeLogReader.read(raw, box.schema())).extracting(LoggedLcr::command)
+            assertThat(ChangeLogReader.read(raw, box.logSchema())).extracting(LoggedLcr::command)
                     .containsExactly("UPDATE", "UPDATE", "UPDATE");
         }
     }

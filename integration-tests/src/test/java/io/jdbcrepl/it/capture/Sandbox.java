@@ -53,6 +53,11 @@ final class Sandbox {
         return schema;
     }
 
+    /** The schema of this sandbox's own driver tables ({@code repl.schema}): one change log per sandbox. */
+    String logSchema() {
+        return schema + "_repl";
+    }
+
     TestDatabase nodeDatabase() {
         return pair.node();
     }
@@ -62,6 +67,7 @@ final class Sandbox {
         Properties p = pair.node().credentials();
         p.setProperty("currentSchema", schema);
         p.setProperty("repl.node", CapturePair.NODE);
+        p.setProperty("repl.schema", logSchema());
         p.putAll(repl);
         return p;
     }
@@ -105,7 +111,7 @@ final class Sandbox {
     List<LoggedLcr> log() throws SQLException {
         List<LoggedLcr> lcrs;
         try (Connection c = raw()) {
-            lcrs = ChangeLogReader.read(c, schema);
+            lcrs = ChangeLogReader.read(c, logSchema());
         }
         for (LoggedLcr l : lcrs) {
             assertThat(l.sourceNode()).as("source node of %s", l).isEqualTo(CapturePair.NODE);

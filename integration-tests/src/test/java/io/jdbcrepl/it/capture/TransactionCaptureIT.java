@@ -210,7 +210,7 @@ class TransactionCaptureIT {
                 s.executeUpdate("DELETE FROM item WHERE id = 4");
                 s.executeUpdate("UPDATE item SET qty = 0 WHERE id = 99");
                 s.executeQuery("SELECT * FROM item FOR UPDATE").close();
-                assertThat(ChangeLogReader.read(observer, box.schema())).as("LCRs of an open transaction, seen from another").isEmpty();
+                assertThat(ChangeLogReader.read(observer, box.logSchema())).as("LCRs of an open transaction, seen from another").isEmpty();
                 c.commit();
                 txB = currentTx(s);
                 s.executeUpdate("UPDATE item SET note = 'b' WHERE id = 2");

@@ -286,7 +286,7 @@ class TypedValuesCaptureIT {
         }
 
         // this row's LCRs only: jqwik may still be shrinking an earlier failure in another thread
-        List<LoggedLcr> lcrs = ChangeLogReader.read(raw, "public", position).stream()
+        List<LoggedLcr> lcrs = ChangeLogReader.read(raw, "repl", position).stream()
                 .filter(l -> Long.valueOf(id).equals((l.newValues() != null && l.newValues().has("id") ? l.newValues()
                         : l.oldValues()).get("id").value()))
                 .toList();
@@ -305,7 +305,7 @@ class TypedValuesCaptureIT {
     }
 
     private static long lastPosition() throws SQLException {
-        try (Statement s = raw.createStatement(); ResultSet rs = s.executeQuery("SELECT coalesce(max(position), 0) FROM repl_log")) {
+        try (Statement s = raw.createStatement(); ResultSet rs = s.executeQuery("SELECT coalesce(max(position), 0) FROM repl.repl_log")) {
             rs.next();
             return rs.getLong(1);
         }

@@ -102,6 +102,21 @@ public final class TestDatabase implements AutoCloseable {
         return name;
     }
 
+    /** The schema of the driver's tables with the default {@code repl.schema} (MariaDB: a database). */
+    public String driverSchema() {
+        return DriverTables.schema(vendor, name);
+    }
+
+    /** A driver table ({@code repl_log}, ...) qualified with {@link #driverSchema()}, for SQL on a raw connection. */
+    public String driverTable(String table) {
+        return driverSchema() + "." + table;
+    }
+
+    /** {@code sql} with the driver tables it names qualified ({@link DriverTables#qualify(String, String)}). */
+    public String driverTables(String sql) {
+        return DriverTables.qualify(driverSchema(), sql);
+    }
+
     /** The plain vendor URL, without credentials. */
     public String rawUrl() {
         return rawUrl;
@@ -292,6 +307,7 @@ public final class TestDatabase implements AutoCloseable {
                             }
                         }
                         s.execute("DROP DATABASE IF EXISTS " + name);
+                        s.execute("DROP DATABASE IF EXISTS " + driverSchema()); // the driver's tables (repl.schema)
                     }
                 }
             }

@@ -26,10 +26,12 @@ final class Reasons {
             + " the SQL. Run its statements one by one from the application" + PASSTHROUGH;
     static final String RUNSCRIPT = "RUNSCRIPT cannot be captured: it runs statements from a file the driver"
             + " does not see. Run them through the driver one by one" + PASSTHROUGH;
-    static final String COPY = "COPY … FROM cannot be captured: it loads rows from a file or stream the driver"
-            + " does not see. Use INSERT (batched prepared statements) instead" + PASSTHROUGH;
-    static final String LOAD_DATA = "LOAD DATA cannot be captured: it loads rows from a file the driver does"
-            + " not see. Use INSERT (batched prepared statements) instead" + PASSTHROUGH;
+    static final String COPY = "COPY … FROM in this form cannot be captured. The driver captures COPY table"
+            + " [(columns)] FROM STDIN | 'file' | PROGRAM 'command' [options] (staged in a temporary table, its rows"
+            + " then inserted): write it that way, or use INSERT" + PASSTHROUGH;
+    static final String LOAD_DATA = "LOAD DATA in this form (LOAD XML, PARTITION) cannot be captured. The driver"
+            + " captures LOAD DATA [LOCAL] INFILE 'file' [IGNORE] INTO TABLE t … [(columns)] [SET …] (staged in a"
+            + " temporary table, its rows then inserted): write it that way, or use INSERT" + PASSTHROUGH;
     static final String EXPLAIN_ANALYZE = "EXPLAIN ANALYZE cannot be captured: it runs the statement it"
             + " explains, so that statement's changes would not be captured. Run the statement itself, or"
             + " EXPLAIN it without ANALYZE" + PASSTHROUGH;

@@ -1,5 +1,6 @@
 package io.jdbcrepl.it.capture.locking;
 
+import io.jdbcrepl.it.support.DriverTables;
 import io.jdbcrepl.it.support.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,8 +60,8 @@ class H2FileDeltaTableCaptureIT {
             assertThat(count(c, "SELECT COUNT(*) FROM repl_log")).isEqualTo(expected);
             String values = sql.startsWith("INSERT") ? "new_values" : "old_values";
             // the changed rows' keys, from the LCRs: exactly those the raw statement changed
-            List<Integer> logged = ids(c, "SELECT CAST(REGEXP_SUBSTR(" + values
-                    + ", '\\{\"ID\":([0-9]+),', 1, 1, '', 1) AS INT) FROM repl_log");
+            List<Integer> logged = ids(c, DriverTables.qualify(c, "SELECT CAST(REGEXP_SUBSTR(" + values
+                    + ", '\\{\"ID\":([0-9]+),', 1, 1, '', 1) AS INT) FROM repl_log"));
             List<Integer> changed = sql.startsWith("INSERT") ? ids(raw, "SELECT id FROM big2")
                     : ids(raw, "SELECT X FROM SYSTEM_RANGE(1, " + ROWS + ") WHERE X NOT IN (SELECT id FROM big)");
             assertThat(logged).isEqualTo(changed);

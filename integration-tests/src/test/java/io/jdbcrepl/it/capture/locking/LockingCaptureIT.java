@@ -108,8 +108,8 @@ class LockingCaptureIT {
                     "INSERT " + t + " old=null new={\"" + id + "\":" + (c + 1) + ",\"" + name + "\":\"dan\",\"" + salary + "\":null,\"" + dept + "\":7} cv=[\"" + name + "\"]",
                     "INSERT " + t + " old=null new={\"" + id + "\":" + (c + 2) + ",\"" + name + "\":\"eve\",\"" + salary + "\":null,\"" + dept + "\":7} cv=[\"" + name + "\"]");
             // every capturing statement (and batch entry) was its own transaction (auto-commit), each stamped once
-            assertThat(count(b, "SELECT COUNT(*) FROM " + table(vendor, "repl_tx"))).isEqualTo(10);
-            assertThat(count(b, "SELECT COUNT(DISTINCT tx_id) FROM " + table(vendor, "repl_log"))).isEqualTo(9);
+            assertThat(count(b, "SELECT COUNT(*) FROM " + run.replDb().driverTable("repl_tx"))).isEqualTo(10);
+            assertThat(count(b, "SELECT COUNT(DISTINCT tx_id) FROM " + run.replDb().driverTable("repl_log"))).isEqualTo(9);
         }
     }
 
@@ -212,7 +212,7 @@ class LockingCaptureIT {
             assertThat(texts(raw, vendor)).extracting(x -> x.substring(0, x.indexOf(" old")) + x.replaceAll(".*\\{\"[A-Za-z]+\":([0-9]+),.*", "$1"))
                     .containsExactly("INSERT " + t + "1", "INSERT " + t + "2", "DELETE " + t + "2", "INSERT " + t + "10");
             assertThat(rows(raw, "SELECT id FROM emp ORDER BY id")).containsExactly("1", "10");
-            assertThat(count(raw, "SELECT COUNT(*) FROM " + table(vendor, "repl_tx"))).isEqualTo(4);
+            assertThat(count(raw, "SELECT COUNT(*) FROM " + db.driverTable("repl_tx"))).isEqualTo(4);
         }
     }
 
@@ -237,8 +237,8 @@ class LockingCaptureIT {
             c.commit();
         }
         try (Connection raw = db.openRaw()) {
-            assertThat(count(raw, "SELECT COUNT(*) FROM " + table(vendor, "repl_log"))).isEqualTo(1250);
-            assertThat(count(raw, "SELECT COUNT(DISTINCT old_values) FROM " + table(vendor, "repl_log"))).isEqualTo(1250);
+            assertThat(count(raw, "SELECT COUNT(*) FROM " + db.driverTable("repl_log"))).isEqualTo(1250);
+            assertThat(count(raw, "SELECT COUNT(DISTINCT old_values) FROM " + db.driverTable("repl_log"))).isEqualTo(1250);
             assertThat(count(raw, "SELECT COUNT(*) FROM emp WHERE salary = 2")).isEqualTo(1250);
         }
         try (Connection c = LockingLog.repl(db)) {
@@ -250,7 +250,7 @@ class LockingCaptureIT {
             assertThat(c.createStatement().executeUpdate("DELETE FROM emp WHERE id > 10")).isEqualTo(1245);
         }
         try (Connection raw = db.openRaw()) {
-            String log = table(vendor, "repl_log");
+            String log = db.driverTable("repl_log");
             assertThat(count(raw, "SELECT COUNT(*) FROM " + log + " WHERE command_type = 'DELETE'")).isEqualTo(2495);
             assertThat(count(raw, "SELECT COUNT(DISTINCT old_values) FROM " + log + " WHERE command_type = 'DELETE'"))
                     .isEqualTo(2495);
@@ -298,7 +298,7 @@ class LockingCaptureIT {
             assertThatThrownBy(() -> s.executeUpdate("UPDATE parent SET v = v + 1 WHERE v >= 0")).isInstanceOf(SQLException.class);
         }
         try (Connection raw = db.openRaw()) {
-            String log = table(vendor, "repl_log");
+            String log = db.driverTable("repl_log");
             assertThat(count(raw, "SELECT COUNT(*) FROM " + log)).isEqualTo(2);
             assertThat(count(raw, "SELECT COUNT(*) FROM parent")).isEqualTo(2500);
             assertThat(count(raw, "SELECT SUM(v) FROM parent")).isEqualTo(12);

@@ -53,7 +53,7 @@ class LockingConcurrencyIT {
                 try (Statement s = raw.createStatement()) {
                     s.execute("DELETE FROM item");
                     for (int i = 0; i < 30; i++) s.execute("INSERT INTO item VALUES (" + ids.getAndIncrement() + ", 1, 0)");
-                    s.execute("DELETE FROM " + table(vendor, "repl_log"));
+                    s.execute("DELETE FROM " + db.driverTable("repl_log"));
                 }
                 AtomicBoolean stop = new AtomicBoolean();
                 List<Future<?>> inserters = new ArrayList<>();
@@ -118,7 +118,7 @@ class LockingConcurrencyIT {
                 int base = round * 1_000_000;
                 try (Statement s = raw.createStatement()) {
                     s.execute("DELETE FROM item");
-                    s.execute("DELETE FROM " + table(vendor, "repl_log"));
+                    s.execute("DELETE FROM " + db.driverTable("repl_log"));
                 }
                 // a key is never used twice in a round: a row deleted and inserted again would have two lives
                 Set<Integer> used = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -132,7 +132,7 @@ class LockingConcurrencyIT {
                 }
                 for (String statement : List.of("UPDATE item SET n = n + 1 WHERE g = 1", "DELETE FROM item WHERE g = 1")) {
                     try (Statement s = raw.createStatement()) {
-                        s.execute("DELETE FROM " + table(vendor, "repl_log"));
+                        s.execute("DELETE FROM " + db.driverTable("repl_log"));
                     }
                     Set<Integer> before = ids(raw, "SELECT id FROM item");
                     AtomicBoolean stop = new AtomicBoolean();
@@ -227,7 +227,7 @@ class LockingConcurrencyIT {
             for (int round = 0; round < 20; round++) {
                 int first = round * 1000;
                 try (Statement s = raw.createStatement()) {
-                    s.execute("DELETE FROM repl_log");
+                    s.execute("DELETE FROM " + db.driverTable("repl_log"));
                 }
                 AtomicBoolean stop = new AtomicBoolean();
                 List<Future<?>> inserters = new ArrayList<>();
@@ -324,9 +324,9 @@ class LockingConcurrencyIT {
                 return null;
             }));
         }
-        String tx = table(vendor, "repl_tx");
-        String log = table(vendor, "repl_log");
-        String epochTable = table(vendor, "repl_epoch");
+        String tx = db.driverTable("repl_tx");
+        String log = db.driverTable("repl_log");
+        String epochTable = db.driverTable("repl_epoch");
         List<String> readTx = new ArrayList<>();
         Map<Long, Set<String>> readPerEpoch = new HashMap<>();
         long lastClosed = 0;

@@ -1,5 +1,6 @@
 package io.jdbcrepl.it.capture.locking;
 
+import io.jdbcrepl.it.support.DriverTables;
 import io.jdbcrepl.it.support.TestDatabase;
 import io.jdbcrepl.it.support.TestDatabases;
 import io.jdbcrepl.it.support.Vendor;
@@ -39,7 +40,7 @@ final class LockingLog {
         List<Row> out = new ArrayList<>();
         try (Statement s = raw.createStatement(); ResultSet rs = s.executeQuery(
                 "SELECT position, tx_id, command_type, table_name, old_values, new_values, change_vector, column_types"
-                        + " FROM " + table(vendor, "repl_log") + " ORDER BY position")) {
+                        + " FROM " + DriverTables.table(raw, "repl_log") + " ORDER BY position")) {
             while (rs.next()) {
                 out.add(new Row(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
                         rs.getString(6), rs.getString(7), rs.getString(8)));
@@ -52,8 +53,9 @@ final class LockingLog {
         return read(raw, vendor).stream().map(Row::toString).toList();
     }
 
+    /** The first column of the first row; the driver tables it names are read in the driver's schema. */
     static long count(Connection raw, String sql) throws SQLException {
-        try (Statement s = raw.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+        try (Statement s = raw.createStatement(); ResultSet rs = s.executeQuery(DriverTables.qualify(raw, sql))) {
             rs.next();
             return rs.getLong(1);
         }

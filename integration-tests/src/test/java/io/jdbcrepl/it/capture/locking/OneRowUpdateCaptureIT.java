@@ -1,5 +1,6 @@
 package io.jdbcrepl.it.capture.locking;
 
+import io.jdbcrepl.it.support.DriverTables;
 import io.jdbcrepl.it.support.TestDatabase;
 import io.jdbcrepl.it.support.TestDatabases;
 import io.jdbcrepl.it.support.Vendor;
@@ -160,7 +161,7 @@ class OneRowUpdateCaptureIT {
         try (Connection repl = LockingLog.repl(db); Statement s = repl.createStatement()) {
             s.executeUpdate("UPDATE acct SET bal = 11 WHERE id = 1"); // installs the change log
             try (Connection raw = db.openRaw()) {
-                raw.createStatement().execute("DELETE FROM repl_epoch");
+                raw.createStatement().execute(DriverTables.qualify(raw, "DELETE FROM repl_epoch"));
             }
             for (String sql : List.of("UPDATE acct SET bal = 12 WHERE id = 1", "UPDATE acct SET bal = 12 WHERE bal > 0",
                     "INSERT INTO acct VALUES (4, 40, 'd')", "DELETE FROM acct WHERE id = 2")) {

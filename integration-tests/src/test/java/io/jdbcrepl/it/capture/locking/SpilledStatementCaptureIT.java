@@ -101,7 +101,7 @@ class SpilledStatementCaptureIT {
                 }
             }
         }
-        String log = table(vendor, "repl_log");
+        String log = captured.driverTable("repl_log");
         try (Connection repl = LockingLog.repl(captured); Connection raw = reference.openRaw();
                 Connection look = captured.openRaw()) {
             repl.setAutoCommit(false);

@@ -1,0 +1,1 @@
+CREATE TABLE shop_item (id INT PRIMARY KEY, name VARCHAR(40) NOT NULL);

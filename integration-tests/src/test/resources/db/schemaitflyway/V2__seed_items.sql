@@ -1,0 +1,3 @@
+INSERT INTO shop_item (id, name) VALUES (1, 'pen');
+INSERT INTO shop_item (id, name) VALUES (2, 'ink');
+UPDATE shop_item SET name = 'blue ink' WHERE id = 2;
