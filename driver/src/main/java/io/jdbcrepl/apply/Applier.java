@@ -241,8 +241,10 @@ final class Applier implements Runnable {
             TableMap tables = new TableMap(l, node.dialect(), node.config(), source.homeSchema(), node.homeSchema());
             ConflictHandler handlers = new PrebuiltHandlers(node.dialect(), node.config(), node.homeSchema(), node.name(),
                     peer.name(), errorQueue, conflicts);
+            ApplyTrust trust = new ApplyTrust(node.config(), node.dialect(), peer.name(), source.homeSchema(),
+                    node.homeSchema(), node.logSchema());
             try (RowApplier rows = new RowApplier(l, node.dialect(), tables, handlers,
-                    CustomApply.of(node.dialect(), node.config(), node.homeSchema()))) {
+                    CustomApply.of(node.dialect(), node.config(), node.homeSchema()), trust)) {
                 rows.onFirstChange(table -> io.jdbcrepl.mview.AppliedChanges.beforeChange(node.config().delegateUrl(),
                         node.logSchema(), l, table));
                 if (outageSince == 0) state = State.RUNNING;
@@ -426,8 +428,10 @@ final class Applier implements Runnable {
                 long entry = errorQueue.record(l, peer.name(), tx, failure, r);
                 conflicts.write(l, ConflictLog.queued(rows.conflictsMet(), entry));
                 group.queued++;
-                LOG.warn("jdbc:repl: transaction " + tx.txId() + " from " + peer.name() + " moved to the error queue at "
-                        + node.name() + ": LCR " + failure.number + ", " + failure.code + ": " + failure.getMessage());
+                String message = "jdbc:repl: transaction " + tx.txId() + " from " + peer.name() + " moved to the error queue at "
+                        + node.name() + ": LCR " + failure.number + ", " + failure.code + ": " + failure.getMessage();
+                if (ApplyTrust.REFUSED.equals(failure.code)) LOG.error(message, null); // someone wrote the peer's log
+                else LOG.warn(message);
             }
         }
         group.lcrs += Math.max(1, count[0]);

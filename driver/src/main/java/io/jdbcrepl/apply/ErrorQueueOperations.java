@@ -71,10 +71,10 @@ final class ErrorQueueOperations {
                 while (rs.next()) {
                     try {
                         out.add(LogRows.read(rs));
-                    } catch (RuntimeException e) { // kept as stored in repl_error_lcr, readable there
-                        throw new SQLException("Error queue entry " + id + ": LCR " + out.size() + 1 + " (position "
-                                + rs.getLong(1) + ") cannot be decoded: " + e.getMessage()
-                                + "; its values are in repl_error_lcr as stored", "22000", e);
+                    } catch (RuntimeException e) { // SPEC 8.7: kept as stored, never applicable
+                        throw new SQLException("Error queue entry " + id + " holds an LCR that cannot be read (command type "
+                                + rs.getString(4) + ", column types " + rs.getString(9) + "): " + e.getMessage(),
+                                ApplyTrust.REFUSED, e);
                     }
                 }
             }
@@ -176,8 +176,11 @@ final class ErrorQueueOperations {
         RowApplier.instantsInUtc(local, node.dialect()); // an admin connection of its own (NodeAdmin)
         String sourceSchema = sourceSchema(entry.sourceDatabase());
         TableMap tables = new TableMap(local, node.dialect(), node.config(), sourceSchema, node.homeSchema());
+        // SPEC 8.7: a refused entry stays refused; it came from entry.sourceDatabase(), which must be a peer
+        ApplyTrust trust = new ApplyTrust(node.config(), node.dialect(), entry.sourceDatabase(), sourceSchema,
+                node.homeSchema(), node.logSchema());
         try (RowApplier rows = new RowApplier(local, node.dialect(), tables, handlers,
-                CustomApply.of(node.dialect(), node.config(), node.homeSchema()))) {
+                CustomApply.of(node.dialect(), node.config(), node.homeSchema()), trust)) {
             rows.exact(true);
             long number = 0;
             for (RowLcr lcr : entry.lcrs()) {

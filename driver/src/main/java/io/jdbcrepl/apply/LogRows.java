@@ -134,8 +134,11 @@ final class LogRows {
         try {
             return read(rs);
         } catch (RuntimeException e) {
-            throw new ApplyFailure(number, "22000", "LCR " + number + " (position " + rs.getLong(1) + ") of transaction "
-                    + txId + " cannot be decoded: " + e.getMessage(), e);
+            // SPEC 8.7: a command or value type this driver does not know is refused (42501), like any LCR it cannot read
+            throw new ApplyFailure(number, ApplyTrust.REFUSED, "LCR " + number + " (position " + rs.getLong(1)
+                    + ") of transaction " + txId + " for " + rs.getString(5) + "." + rs.getString(6) + " from source node "
+                    + rs.getString(3) + " cannot be read (command type " + rs.getString(4) + ", column types "
+                    + rs.getString(9) + "): " + e.getMessage(), e);
         }
     }
 

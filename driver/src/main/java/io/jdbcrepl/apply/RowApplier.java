@@ -47,6 +47,7 @@ final class RowApplier implements AutoCloseable {
     private final TableMap tables;
     private final ConflictHandler handler;
     private final CustomApply customs;
+    private final ApplyTrust trust;
     private final Map<String, PreparedStatement> statements = new LinkedHashMap<>(16, 0.75f, true);
     private final Map<String, String> sqlByShape = new java.util.HashMap<>();
 
@@ -56,7 +57,9 @@ final class RowApplier implements AutoCloseable {
     private final List<Plan> pendingPlans = new ArrayList<>();
 
     /** @param customs the custom handlers (SPEC 5.4), null when none is configured */
-    RowApplier(Connection local, Dialect dialect, TableMap tables, ConflictHandler handler, CustomApply customs) {
+    RowApplier(Connection local, Dialect dialect, TableMap tables, ConflictHandler handler, CustomApply customs,
+            ApplyTrust trust) {
+        this.trust = trust;
         this.local = local;
         this.dialect = dialect;
         this.tables = tables;
@@ -117,6 +120,8 @@ final class RowApplier implements AutoCloseable {
     }
 
     void apply(RowLcr lcr, long number) throws SQLException, ApplyFailure {
+        String refused = trust.refusal(lcr);
+        if (refused != null) throw new ApplyFailure(number, ApplyTrust.REFUSED, refused, null); // no handler may take it
         Plan plan;
         try {
             plan = plan(lcr);

@@ -170,6 +170,19 @@ public final class ReplConfig {
                 && exclude().stream().noneMatch(p -> p.matches(schema, table, currentSchema, foldsToUpper));
     }
 
+    /**
+     * Whether this node accepts a peer's changes to the table (SPEC 8.7): it matches repl.apply.tables,
+     * or without that key it is replicated here ({@link #isReplicated}).
+     */
+    @SuppressWarnings("unchecked")
+    public boolean acceptsApply(String schema, String table, String currentSchema, boolean foldsToUpper) {
+        List<TablePattern> apply = (List<TablePattern>) r.plain.get(ReplProperty.APPLY_TABLES);
+        if (apply == null) return isReplicated(schema, table, currentSchema, foldsToUpper);
+        String lower = table.toLowerCase(Locale.ROOT);
+        if (lower.startsWith("repl_") || lower.startsWith("mlog$_")) return false;
+        return apply.stream().anyMatch(p -> p.matches(schema, table, currentSchema, foldsToUpper));
+    }
+
     /** The peers as listed in repl.peers, in order. */
     public List<String> peers() {
         return List.copyOf(r.peers.keySet());

@@ -29,6 +29,9 @@ public enum ReplProperty {
             "Apply tuning: at most this many LCRs read and applied per batch (1 to 100000)."),
     APPLY_POLL("repl.apply.poll", Type.DURATION, "200ms", null,
             "Apply tuning: how long an idle apply side waits before it polls a peer again."),
+    APPLY_TABLES("repl.apply.tables", Type.PATTERNS, null, "this node's `repl.tables` minus `repl.exclude`",
+            "Tables this node accepts changes for from its peers, as patterns like `repl.tables`; an LCR for any "
+                    + "other table goes to the error queue (SQLState 42501)."),
     CONFIG("repl.config", Type.LOCATION, null, null,
             "A properties file (UTF-8) with more `repl.*` keys: `file:/path` or `classpath:name`. "
                     + "URL and connect properties win over it; it may not name another file."),

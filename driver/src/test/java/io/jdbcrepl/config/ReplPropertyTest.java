@@ -38,7 +38,7 @@ class ReplPropertyTest {
         assertThat(keys).containsExactlyInAnyOrder(
                 "repl.node", "repl.tables", "repl.exclude", "repl.peers",
                 "repl.peer.<peer>.url", "repl.peer.<peer>.user", "repl.peer.<peer>.password", "repl.peer.<peer>.schema",
-                "repl.apply", "repl.apply.batch", "repl.apply.poll", "repl.install", "repl.schema",
+                "repl.apply", "repl.apply.batch", "repl.apply.poll", "repl.apply.tables", "repl.install", "repl.schema",
                 "repl.config", "repl.driver", "repl.unsupported", "repl.supplemental",
                 "repl.key.<table>", "repl.loggroup.<table>.<group>", "repl.loggroup.<table>.<group>.always",
                 "repl.timestamp.<table>", "repl.nocompare.<table>",
