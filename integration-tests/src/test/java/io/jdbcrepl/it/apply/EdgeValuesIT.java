@@ -135,8 +135,10 @@ class EdgeValuesIT extends ClusterTest {
 
         assertThat(cluster.rows(1, "t", "id")).containsExactly("id=2, note=good");
         List<ErrorEntry> queued = cluster.admin(1).errors();
-        assertThat(queued).singleElement().satisfies(e -> assertThat(e.errorMessage())
-                .contains("cannot be decoded", "INTERVAL"));
+        assertThat(queued).singleElement().satisfies(e -> {
+            assertThat(e.errorMessage()).contains("cannot be read", "INTERVAL");
+            assertThat(e.errorCode()).isEqualTo("42501"); // SPEC 8.7: an unknown value type is refused
+        });
         assertThat(cluster.count(1, "SELECT count(*) FROM repl_error_lcr WHERE column_types LIKE '%INTERVAL%'"
                 .replace("column_types", vendors.get(1) == Vendor.POSTGRESQL ? "column_types::text" : "column_types")))
                 .isEqualTo(1);
