@@ -103,8 +103,12 @@ final class PostgresStatementCapture implements StatementInterceptor {
                 return result;
             } catch (SQLException e) {
                 if (savepoint != null) connection.rollback(savepoint);
-                if (n >= MAX_ATTEMPTS || !String.valueOf(e.getMessage()).contains(PostgresCapture.CONCURRENT_INSERT)) {
-                    throw e;
+                if (!String.valueOf(e.getMessage()).contains(PostgresCapture.CONCURRENT_INSERT)) throw e;
+                if (n >= MAX_ATTEMPTS) {
+                    // a serialization failure, as PostgreSQL says it: the application runs its transaction again
+                    throw new SQLException("INSERT … ON CONFLICT on " + table.qualifiedName() + ": concurrent inserts of"
+                            + " the same key got in first " + n + " times while it was captured; run the transaction"
+                            + " again", "40001", e);
                 }
             }
         }

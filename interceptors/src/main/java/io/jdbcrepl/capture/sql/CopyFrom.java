@@ -28,17 +28,8 @@ public record CopyFrom(TableRef table, List<String> columns, String source, bool
         if (lexer.next() != SqlLexer.Kind.WORD || !lexer.isWord("COPY")) return null;
         lexer.next();
         if (!lexer.isName() || lexer.isWordIn("BINARY", "FROM", "TO")) return null; // COPY (query) TO …, old syntax
-        int tableStart = lexer.start();
-        int tableEnd = lexer.end();
-        List<String> parts = new ArrayList<>();
-        parts.add(lexer.text());
-        while (lexer.next() == SqlLexer.Kind.SYMBOL && lexer.isSymbol('.')) {
-            lexer.next();
-            if (!lexer.isName()) return null;
-            parts.add(lexer.text());
-            tableEnd = lexer.end();
-        }
-        if (parts.size() > 3) return null;
+        SqlLexer.DottedName name = lexer.dottedName();
+        if (name == null || name.parts().size() > 3) return null;
         List<String> columns = new ArrayList<>();
         if (lexer.isSymbol('(')) {
             while (true) {
@@ -60,7 +51,7 @@ public record CopyFrom(TableRef table, List<String> columns, String source, bool
         while (lexer.next() != SqlLexer.Kind.END) {
             usesDefault |= lexer.isWord("DEFAULT");
         }
-        TableRef table = TableRef.of(parts, null, sql.substring(tableStart, tableEnd));
+        TableRef table = TableRef.of(name.parts(), null, sql.substring(name.start(), name.end()));
         return new CopyFrom(table, columns, sql.substring(fromAt), stdin, usesDefault);
     }
 

@@ -40,18 +40,8 @@ public record LoadData(String sql, TableRef table, int tableStart, int tableEnd,
         }
         if (!lexer.isWord("INTO") || lexer.next() != SqlLexer.Kind.WORD || !lexer.isWord("TABLE")) return null;
         lexer.next();
-        if (!lexer.isName()) return null;
-        int tableStart = lexer.start();
-        int tableEnd = lexer.end();
-        List<String> parts = new ArrayList<>();
-        parts.add(lexer.text());
-        while (lexer.next() == SqlLexer.Kind.SYMBOL && lexer.isSymbol('.')) {
-            lexer.next();
-            if (!lexer.isName()) return null;
-            parts.add(lexer.text());
-            tableEnd = lexer.end();
-        }
-        if (parts.size() > 2 || lexer.isWord("PARTITION")) return null;
+        SqlLexer.DottedName name = lexer.dottedName();
+        if (name == null || name.parts().size() > 2 || lexer.isWord("PARTITION")) return null;
         List<String> columns = new ArrayList<>();
         boolean listed = false;
         // CHARACTER SET, FIELDS/COLUMNS …, LINES …, IGNORE n LINES: no parentheses until the column list
@@ -98,8 +88,8 @@ public record LoadData(String sql, TableRef table, int tableStart, int tableEnd,
             return null;
         }
         if (listed && columns.isEmpty()) return null;
-        TableRef table = TableRef.of(parts, null, sql.substring(tableStart, tableEnd));
-        return new LoadData(sql, table, tableStart, tableEnd, local, duplicates, columns);
+        TableRef table = TableRef.of(name.parts(), null, sql.substring(name.start(), name.end()));
+        return new LoadData(sql, table, name.start(), name.end(), local, duplicates, columns);
     }
 
     /** The same load into {@code tableSql} (ready to put into SQL). */

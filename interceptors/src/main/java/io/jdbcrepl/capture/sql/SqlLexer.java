@@ -98,6 +98,29 @@ final class SqlLexer {
         return kind == Kind.WORD || kind == Kind.QUOTED;
     }
 
+    /** A {@code name[.name…]} as written: its parts and where it stands in the SQL. */
+    record DottedName(java.util.List<String> parts, int start, int end) {
+    }
+
+    /**
+     * Reads {@code name[.name…]} at the current token, leaving the lexer after it; null when there is
+     * no name there or a dot is not followed by one.
+     */
+    DottedName dottedName() {
+        if (!isName()) return null;
+        int first = start;
+        int last = end;
+        java.util.List<String> parts = new java.util.ArrayList<>();
+        parts.add(text());
+        while (next() == Kind.SYMBOL && isSymbol('.')) {
+            next();
+            if (!isName()) return null;
+            parts.add(text());
+            last = end;
+        }
+        return new DottedName(parts, first, last);
+    }
+
     /** Whether a MySQL executable comment ({@code /*! … *}{@code /}) was skipped: its content runs. */
     boolean sawExecutableComment() {
         return executableComment;

@@ -94,19 +94,9 @@ final class TargetGuess {
 
     /** Reads {@code name[.name[.name]]} at the current token, leaving the lexer after it; null if none. */
     private TableRef name() {
-        if (!lexer.isName()) return null;
-        int start = lexer.start();
-        int end = lexer.end();
-        List<String> parts = new ArrayList<>();
-        parts.add(lexer.text());
-        while (lexer.next() == SqlLexer.Kind.SYMBOL && lexer.isSymbol('.')) {
-            lexer.next();
-            if (!lexer.isName()) return null;
-            parts.add(lexer.text());
-            end = lexer.end();
-        }
-        if (parts.size() > 3) return null;
-        return TableRef.of(parts, null, sql.substring(start, end));
+        SqlLexer.DottedName name = lexer.dottedName();
+        if (name == null || name.parts().size() > 3) return null;
+        return TableRef.of(name.parts(), null, sql.substring(name.start(), name.end()));
     }
 
     /** Skips {@code [AS] alias}; false if AS is not followed by a name. */
