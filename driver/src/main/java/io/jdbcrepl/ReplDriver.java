@@ -37,6 +37,12 @@ public final class ReplDriver implements Driver {
     private static final Logger LOGGER = Logger.getLogger("io.jdbcrepl");
     private static ReplDriver registered;
 
+    /**
+     * Deregistered: connections through this instance (a pool that cached it) still work, but start no
+     * background work, which would outlive the application that deregistered the driver.
+     */
+    private volatile boolean retired;
+
     static {
         try {
             register();
@@ -73,6 +79,7 @@ public final class ReplDriver implements Driver {
      * most), so that no thread outlives the application that used the driver.
      */
     private static synchronized void deregistered() {
+        if (registered != null) registered.retired = true;
         registered = null;
         Node.closeAll(); // first: no linger starts or stops anything any more
         InboundServer.shutdownAll();
@@ -114,7 +121,11 @@ public final class ReplDriver implements Driver {
                 Node node = Node.of(config, raw, database);
                 capture = new CaptureSession(node, raw);
                 admin = new NodeAdmin(node);
-                if (config.apply() && !config.peers().isEmpty()) InboundServer.ensureStarted(node);
+                if (config.apply() && !config.peers().isEmpty()) {
+                    synchronized (ReplDriver.class) { // not while deregistered() stops every server
+                        if (!retired) InboundServer.ensureStarted(node);
+                    }
+                }
             }
             // materialized views work with and without repl.node (SPEC 6)
             MviewSession mviews = new MviewSession(capture, raw, config.delegateUrl(), config.schema().orElse(null));
