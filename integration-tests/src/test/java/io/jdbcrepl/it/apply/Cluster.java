@@ -2,11 +2,13 @@ package io.jdbcrepl.it.apply;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.admin.Repl;
 import io.jdbcrepl.admin.ReplAdmin;
 import io.jdbcrepl.it.support.TestDatabase;
 import io.jdbcrepl.it.support.Vendor;
 import io.jdbcrepl.lcr.ValueType;
+import io.jdbcrepl.verify.TableVerifier;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
@@ -163,6 +165,23 @@ final class Cluster implements AutoCloseable {
                 ResultSet rs = s.executeQuery(dbs.get(i).driverTables(sql))) {
             rs.next();
             return rs.getLong(1);
+        }
+    }
+
+    /** {@code table} compared across every node by the driver's verify, each read on a raw connection. */
+    TableVerifier.Report verify(String table) throws SQLException {
+        List<TableVerifier.Side> sides = new ArrayList<>();
+        List<Connection> open = new ArrayList<>();
+        try {
+            for (int i = 0; i < size(); i++) {
+                Connection c = db(i).openRaw();
+                open.add(c);
+                sides.add(new TableVerifier.Side(name(i), c,
+                        Dialect.fromSubprotocol(db(i).vendor().subprotocol())));
+            }
+            return new TableVerifier(10).compare(sides, table);
+        } finally {
+            for (Connection c : open) c.close();
         }
     }
 

@@ -1,9 +1,7 @@
 package io.jdbcrepl.it.apply;
 
-import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.it.support.TestDatabase;
 import io.jdbcrepl.it.support.Vendor;
-import io.jdbcrepl.verify.TableVerifier;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -12,7 +10,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -268,19 +265,6 @@ class LargeObjectReplicationIT extends ClusterTest {
     }
 
     private void verifyIdentical() throws SQLException {
-        List<TableVerifier.Side> sides = new ArrayList<>();
-        List<Connection> open = new ArrayList<>();
-        try {
-            for (int i = 0; i < cluster.size(); i++) {
-                Connection c = cluster.db(i).openRaw();
-                open.add(c);
-                sides.add(new TableVerifier.Side(Cluster.name(i), c, Dialect.fromSubprotocol(
-                        cluster.db(i).vendor() == Vendor.POSTGRESQL ? "postgresql" : "mariadb")));
-            }
-            TableVerifier.Report report = new TableVerifier(10).compare(sides, "doc");
-            assertThat(report.differences()).as("differences").isEmpty();
-        } finally {
-            for (Connection c : open) c.close();
-        }
+        assertThat(cluster.verify("doc").differences()).as("differences").isEmpty();
     }
 }
