@@ -22,6 +22,8 @@ import java.util.Map;
 final class ErrorQueue {
 
     private static final int MAX_MESSAGE = 4000;
+    /** Of the stored columns ({@link LogRows#COLUMNS}), old_values and the ones after it are JSON. */
+    private static final int FIRST_JSON = 6;
 
     private final Dialect dialect;
     private final String errors;
@@ -46,7 +48,7 @@ final class ErrorQueue {
                 ps.setLong(1, id);
                 ps.setLong(2, number);
                 ps.setLong(3, Long.parseLong(columns[0]));
-                for (int i = 1; i < columns.length; i++) ps.setString(i + 3, columns[i]);
+                for (int i = 1; i < columns.length; i++) ps.setString(i + 3, i >= FIRST_JSON ? storable(columns[i]) : columns[i]);
                 ps.setTimestamp(columns.length + 3, createdAt);
                 ps.addBatch();
                 if (++pending[0] == 100) {
@@ -77,6 +79,8 @@ final class ErrorQueue {
     private long entry(Connection local, String source, String txId, long position, long number, long count,
             String code, String message) throws SQLException {
         if (message.length() > MAX_MESSAGE) message = message.substring(0, MAX_MESSAGE);
+        // a value with a NUL character, quoted in the message, would make PostgreSQL refuse the entry itself
+        message = message.replace("\u0000", "\\u0000");
         try (PreparedStatement ps = local.prepareStatement("INSERT INTO " + errors + " (source_database,"
                 + " source_transaction_id, source_position, message_number, message_count, error_code, error_message)"
                 + " VALUES (?, ?, ?, ?, ?, ?, ?)", new String[] {dialect == Dialect.H2 ? "ID" : "id"})) {
@@ -92,6 +96,21 @@ final class ErrorQueue {
                 keys.next();
                 return keys.getLong(1);
             }
+        }
+    }
+
+    /**
+     * PostgreSQL's json columns refuse text that is not JSON, which a MariaDB or H2 source's text log
+     * can hold: such a value is kept as a JSON string holding the text exactly, so that the entry is
+     * written (not the applier stopped on it) and still shows what was stored.
+     */
+    private String storable(String json) {
+        if (json == null || dialect != Dialect.POSTGRESQL) return json;
+        try {
+            Json.read(json);
+            return json;
+        } catch (RuntimeException notJson) {
+            return Json.write(json);
         }
     }
 
