@@ -48,7 +48,7 @@ final class ErrorQueue {
                 ps.setLong(1, id);
                 ps.setLong(2, number);
                 ps.setLong(3, Long.parseLong(columns[0]));
-                for (int i = 1; i < columns.length; i++) ps.setString(i + 3, i >= FIRST_JSON ? storable(columns[i]) : columns[i]);
+                for (int i = 1; i < columns.length; i++) ps.setString(i + 3, storable(columns[i], i >= FIRST_JSON));
                 ps.setTimestamp(columns.length + 3, createdAt);
                 ps.addBatch();
                 if (++pending[0] == 100) {
@@ -100,17 +100,19 @@ final class ErrorQueue {
     }
 
     /**
-     * PostgreSQL's json columns refuse text that is not JSON, which a MariaDB or H2 source's text log
-     * can hold: such a value is kept as a JSON string holding the text exactly, so that the entry is
-     * written (not the applier stopped on it) and still shows what was stored.
+     * What PostgreSQL cannot hold, from a MariaDB or H2 source's text log, kept readable rather than
+     * stopping the applier on the entry: text that is not JSON, for a json column, as a JSON string
+     * holding it exactly (so is JSON with raw control characters); a NUL character, in a text column, as the six characters {@code \\u0000}.
      */
-    private String storable(String json) {
-        if (json == null || dialect != Dialect.POSTGRESQL) return json;
+    private String storable(String text, boolean json) {
+        if (text == null || dialect != Dialect.POSTGRESQL) return text;
+        if (!json) return text.replace("\u0000", "\\u0000");
         try {
-            Json.read(json);
-            return json;
+            Json.read(text);
+            // this reader takes raw control characters in strings, which PostgreSQL refuses; the driver never writes them
+            return text.chars().anyMatch(c -> c < 0x20) ? Json.write(text) : text;
         } catch (RuntimeException notJson) {
-            return Json.write(json);
+            return Json.write(text);
         }
     }
 
