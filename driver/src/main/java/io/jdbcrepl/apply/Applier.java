@@ -408,14 +408,23 @@ final class Applier implements Runnable {
                 long entry = errorQueue.record(l, peer.name(), tx, failure, r);
                 conflicts.write(l, ConflictLog.queued(rows.conflictsMet(), entry));
                 group.queued++;
+                // SPEC 8.8: row values (in vendors' messages too) only at DEBUG; repl_error keeps the whole message
                 String message = "jdbc:repl: transaction " + tx.txId() + " from " + peer.name() + " moved to the error queue at "
-                        + node.name() + ": LCR " + failure.number + ", " + failure.code + ": " + failure.getMessage();
+                        + node.name() + " as entry " + entry + ": LCR " + failure.number + where(rows, failure.number) + ", "
+                        + failure.code + (failure.summary == null ? "" : ": " + failure.summary);
                 if (ApplyTrust.REFUSED.equals(failure.code)) LOG.error(message, null); // someone wrote the peer's log
                 else LOG.warn(message);
+                LOG.debug("jdbc:repl: error queue entry " + entry + " at " + node.name() + ": " + failure.getMessage());
             }
         }
         group.lcrs += Math.max(1, count[0]);
         group.lastTx = tx.txId();
+    }
+
+    /** " on <table> (key <columns>)" of the failing LCR when the row applier knows it, for the log. */
+    private static String where(RowApplier rows, long number) {
+        String table = rows.tableOf(number);
+        return table == null ? "" : " on " + table;
     }
 
     /** Runs the transaction in exact mode under a savepoint; the failure (rolled back), or null when applied. */
@@ -452,7 +461,8 @@ final class Applier implements Runnable {
         long deadline = System.nanoTime() + fkRetry.toNanos();
         long pause = Math.max(10, Math.min(pollMillis, 200));
         LOG.info("jdbc:repl: transaction " + tx.txId() + " from " + peer.name() + " fails on a foreign key at "
-                + node.name() + ", retrying for up to " + fkRetry + ": " + failure.getMessage());
+                + node.name() + ": LCR " + failure.number + where(rows, failure.number) + ", retrying for up to " + fkRetry);
+        LOG.debug("jdbc:repl: transaction " + tx.txId() + " from " + peer.name() + ": " + failure.getMessage());
         while (System.nanoTime() < deadline) {
             if (stopped) throw new SQLException("Applying from " + peer.name() + " stopped", "57P01");
             try {
