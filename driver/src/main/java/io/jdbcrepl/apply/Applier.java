@@ -22,11 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class Applier implements Runnable {
 
     private static final DriverLog LOG = DriverLog.of(Applier.class);
-    private static final long MAX_BACKOFF_MILLIS = 30_000;
     private static final long SUBSCRIBE_EVERY_MILLIS = 1_000;
-
-    /** How often a person is reminded of an outage that goes on. */
-    private static final long REMINDER_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(5);
 
     /** PAUSED: a passing failure here (a full disk, a read-only database, ...), retried with backoff. */
     enum State { STARTING, STANDBY, RUNNING, PAUSED, UNREACHABLE, STOPPED, DROPPED }
@@ -51,9 +47,7 @@ final class Applier implements Runnable {
     private volatile Connection local;
     private volatile SourceReader reader;
     private long lastSubscribed;
-    private long outageSince; // System.nanoTime() when the current outage began, 0 when none; applier thread only
-    private long lastReminder;
-    private boolean warned; // the current outage was logged at WARN
+    private final Outage outage; // applier thread only
     private boolean announced; // a peer without a log yet was logged at INFO
     /** Whether "applying" was logged since the applier started. */
     private boolean applyingLogged;
@@ -61,6 +55,7 @@ final class Applier implements Runnable {
     Applier(Node node, PeerConfig peer) {
         this.node = node;
         this.peer = peer;
+        this.outage = new Outage(LOG, "applying from " + peer.name() + " to " + node.name());
         this.batchLcrs = node.config().applyBatch();
         this.pollMillis = node.config().applyPoll().toMillis();
         this.fkRetry = node.config().fkRetry();
@@ -117,7 +112,7 @@ final class Applier implements Runnable {
 
     @Override
     public void run() {
-        long backoff = 100;
+        long backoff = Outage.FIRST_BACKOFF_MILLIS;
         while (!stopped) {
             try {
                 session();
@@ -125,7 +120,7 @@ final class Applier implements Runnable {
                 break;
             } catch (Exception e) {
                 if (stopped) break;
-                if (outageSince == 0) backoff = 100; // a new outage, not the last one going on
+                if (!outage.going()) backoff = Outage.FIRST_BACKOFF_MILLIS; // a new outage, not the last one going on
                 failures.incrementAndGet();
                 lastError = e instanceof SQLException s && s.getSQLState() != null
                         ? e + " [SQLState " + s.getSQLState() + "]" : e.toString();
@@ -138,7 +133,7 @@ final class Applier implements Runnable {
                 } catch (InterruptedException ie) {
                     break;
                 }
-                backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
+                backoff = Math.min(Outage.MAX_BACKOFF_MILLIS, backoff * 2);
             } finally {
                 closeConnections();
                 local = null;
@@ -157,28 +152,14 @@ final class Applier implements Runnable {
      * only when it lasts {@link #MISSING_LOG_WARNING_AFTER}.
      */
     private void outage(Exception e) {
-        long now = System.nanoTime();
-        if (outageSince == 0) {
-            outageSince = now;
-            warned = false;
-            announced = false;
-        }
-        if (warned) {
-            if (now - lastReminder >= REMINDER_NANOS) {
-                lastReminder = now;
-                LOG.warn("jdbc:repl: applying from " + peer.name() + " to " + node.name() + " still stopped after "
-                        + java.time.Duration.ofNanos(now - outageSince).toSeconds() + " s, retrying with backoff: " + e);
-            }
-        } else if (!missingTable(e)) {
-            LOG.warn("jdbc:repl: applying from " + peer.name() + " to " + node.name() + " stopped, retrying with backoff: " + e);
-            warned = true;
-            lastReminder = now;
-        } else if (now - outageSince >= MISSING_LOG_WARNING_AFTER.toNanos()) {
+        if (outage.failed()) announced = false;
+        if (outage.warned() || !missingTable(e)) {
+            outage.warn(e);
+        } else if (outage.nanos() >= MISSING_LOG_WARNING_AFTER.toNanos()) {
             LOG.warn("jdbc:repl: " + node.name() + " still finds no log at " + peer.name() + " after "
                     + MISSING_LOG_WARNING_AFTER.toSeconds() + " s (" + logCreator() + "; is repl.peer." + peer.name()
                     + ".url right?), retrying with backoff: " + e);
-            warned = true;
-            lastReminder = now;
+            outage.warnedNow();
         } else if (!announced) {
             LOG.info("jdbc:repl: " + node.name() + " waits for the log of " + peer.name() + " (" + logCreator() + "): " + e);
             announced = true;
@@ -192,17 +173,16 @@ final class Applier implements Runnable {
     /** A batch went through: an outage, if there was one, has ended (said at WARN when its start was). */
     private void applying() {
         state = State.RUNNING;
-        if (outageSince != 0 && warned) {
-            LOG.warn("jdbc:repl: applying from " + peer.name() + " to " + node.name() + " again after "
-                    + java.time.Duration.ofNanos(System.nanoTime() - outageSince).toMillis() + " ms stopped");
-        } else if (!applyingLogged) {
+        boolean warned = outage.warned();
+        if (outage.ended()) {
+            lastError = null;
+        } else {
+            warned = false;
+        }
+        if (!warned && !applyingLogged) {
             LOG.info("jdbc:repl: applying from " + peer.name() + " to " + node.name());
         }
         applyingLogged = true;
-        if (outageSince != 0) {
-            outageSince = 0;
-            lastError = null;
-        }
     }
 
     private static boolean missingTable(Exception e) {
@@ -247,7 +227,7 @@ final class Applier implements Runnable {
                     CustomApply.of(node.dialect(), node.config(), node.homeSchema()), trust)) {
                 rows.onFirstChange(table -> io.jdbcrepl.mview.AppliedChanges.beforeChange(node.config().delegateUrl(),
                         node.logSchema(), l, table));
-                if (outageSince == 0) state = State.RUNNING;
+                if (!outage.going()) state = State.RUNNING;
                 int lockConflicts = 0;
                 while (!stopped) {
                     long seen = signal.generation();
@@ -428,14 +408,23 @@ final class Applier implements Runnable {
                 long entry = errorQueue.record(l, peer.name(), tx, failure, r);
                 conflicts.write(l, ConflictLog.queued(rows.conflictsMet(), entry));
                 group.queued++;
+                // SPEC 8.8: row values (in vendors' messages too) only at DEBUG; repl_error keeps the whole message
                 String message = "jdbc:repl: transaction " + tx.txId() + " from " + peer.name() + " moved to the error queue at "
-                        + node.name() + ": LCR " + failure.number + ", " + failure.code + ": " + failure.getMessage();
+                        + node.name() + " as entry " + entry + ": LCR " + failure.number + where(rows, failure.number) + ", "
+                        + failure.code + (failure.summary == null ? "" : ": " + failure.summary);
                 if (ApplyTrust.REFUSED.equals(failure.code)) LOG.error(message, null); // someone wrote the peer's log
                 else LOG.warn(message);
+                LOG.debug("jdbc:repl: error queue entry " + entry + " at " + node.name() + ": " + failure.getMessage());
             }
         }
         group.lcrs += Math.max(1, count[0]);
         group.lastTx = tx.txId();
+    }
+
+    /** " on <table> (key <columns>)" of the failing LCR when the row applier knows it, for the log. */
+    private static String where(RowApplier rows, long number) {
+        String table = rows.tableOf(number);
+        return table == null ? "" : " on " + table;
     }
 
     /** Runs the transaction in exact mode under a savepoint; the failure (rolled back), or null when applied. */
@@ -472,7 +461,8 @@ final class Applier implements Runnable {
         long deadline = System.nanoTime() + fkRetry.toNanos();
         long pause = Math.max(10, Math.min(pollMillis, 200));
         LOG.info("jdbc:repl: transaction " + tx.txId() + " from " + peer.name() + " fails on a foreign key at "
-                + node.name() + ", retrying for up to " + fkRetry + ": " + failure.getMessage());
+                + node.name() + ": LCR " + failure.number + where(rows, failure.number) + ", retrying for up to " + fkRetry);
+        LOG.debug("jdbc:repl: transaction " + tx.txId() + " from " + peer.name() + ": " + failure.getMessage());
         while (System.nanoTime() < deadline) {
             if (stopped) throw new SQLException("Applying from " + peer.name() + " stopped", "57P01");
             try {

@@ -14,13 +14,26 @@ final class ApplyFailure extends Exception {
     final String code;
     /** The repl_conflict rows of an unresolved conflict, written when a custom error handler takes it over. */
     final List<Resolution.ConflictHistory> history;
+    /** A reason without row values, for the log at WARN/ERROR (SPEC 8.8); null when only the code says it there. */
+    final String summary;
 
     ApplyFailure(long number, String code, String message, Throwable cause) {
         this(number, code, message, cause, List.of());
     }
 
+    /** A failure whose message carries no row values: the log shows it whole. */
+    static ApplyFailure valueFree(long number, String code, String message) {
+        return new ApplyFailure(number, code, message, null, List.of(), message);
+    }
+
     ApplyFailure(long number, String code, String message, Throwable cause, List<Resolution.ConflictHistory> history) {
+        this(number, code, message, cause, history, null);
+    }
+
+    private ApplyFailure(long number, String code, String message, Throwable cause, List<Resolution.ConflictHistory> history,
+            String summary) {
         super(message, cause);
+        this.summary = summary;
         this.number = number;
         this.code = code;
         this.history = List.copyOf(history);

@@ -10,7 +10,6 @@ import io.jdbcrepl.log.ChangeLogSchema;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.util.List;
 
 /**
@@ -27,20 +26,22 @@ final class ConflictLog {
 
     private final Dialect dialect;
     private final String table;
+    private final String now;
 
     ConflictLog(Dialect dialect, ChangeLogSchema schema) {
         this.dialect = dialect;
         this.table = schema.table("repl_conflict");
+        this.now = schema.now();
     }
 
     void write(Connection local, List<ConflictHistory> rows) throws SQLException {
         if (rows.isEmpty()) return;
         String json = dialect == Dialect.POSTGRESQL ? "?::json" : "?";
-        try (PreparedStatement ps = local.prepareStatement("INSERT INTO " + table + " (" + COLUMNS + ") VALUES (?, ?, ?, ?,"
+        try (PreparedStatement ps = local.prepareStatement("INSERT INTO " + table + " (" + COLUMNS + ") VALUES (" + now + ", ?, ?, ?,"
                 + " ?, ?, " + json + ", ?, ?, ?, " + json + ", ?, ?, ?, ?, " + json + ", " + json + ", " + json + ")")) {
             for (ConflictHistory h : rows) {
                 int i = 0;
-                ps.setTimestamp(++i, Timestamp.from(h.time()));
+                // conflict_time is the server's clock, as the purge after repl.retention reads it
                 ps.setString(++i, h.sourceDatabase());
                 ps.setString(++i, h.sourceTransactionId());
                 ps.setLong(++i, h.sourcePosition());

@@ -119,9 +119,22 @@ final class RowApplier implements AutoCloseable {
         return out;
     }
 
+    /** The number of the LCR {@link #apply} was last given, and its table (with its key columns once known), for the log. */
+    private long currentNumber;
+    private long currentPosition;
+    private String currentTable;
+
+    /** The table of LCR {@code number} and its key columns, without values (SPEC 8.8), if it is the last one given; else null. */
+    String tableOf(long number) {
+        return number == currentNumber ? currentTable : null;
+    }
+
     void apply(RowLcr lcr, long number) throws SQLException, ApplyFailure {
+        currentNumber = number;
+        currentPosition = lcr.position();
+        currentTable = (lcr.objectOwner() == null ? "" : lcr.objectOwner() + ".") + lcr.objectName();
         String refused = trust.refusal(lcr);
-        if (refused != null) throw new ApplyFailure(number, ApplyTrust.REFUSED, refused, null); // no handler may take it
+        if (refused != null) throw ApplyFailure.valueFree(number, ApplyTrust.REFUSED, refused); // no handler may take it
         Plan plan;
         try {
             plan = plan(lcr);
@@ -477,6 +490,9 @@ final class RowApplier implements AutoCloseable {
     }
 
     private Plan plan(TableMap.LocalTable t, RowLcr lcr, boolean compare) throws SQLException {
+        if (lcr.position() == currentPosition) { // the LCR apply() was given: the local table names it in the log
+            currentTable = t.info().qualifiedName() + " (key " + String.join(", ", t.info().key()) + ")";
+        }
         List<TypedValue> values = new ArrayList<>();
         List<ValueType> types = new ArrayList<>();
         StringBuilder shape = new StringBuilder(t.sql()).append('|').append(lcr.commandType());

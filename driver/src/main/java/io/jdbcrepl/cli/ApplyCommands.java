@@ -5,8 +5,10 @@ import io.jdbcrepl.admin.NodeStatus;
 import io.jdbcrepl.admin.PeerStatus;
 import io.jdbcrepl.apply.InboundServer;
 import io.jdbcrepl.apply.NodeAdmin;
+import io.jdbcrepl.apply.Outage;
 import io.jdbcrepl.config.ReplConfig;
 import io.jdbcrepl.lcr.Json;
+import io.jdbcrepl.logging.DriverLog;
 import io.jdbcrepl.node.Node;
 
 import java.io.PrintStream;
@@ -25,10 +27,19 @@ import java.util.Properties;
  */
 final class ApplyCommands {
 
+    private static final DriverLog LOG = DriverLog.of(ApplyCommands.class);
+
     private ApplyCommands() {
     }
 
     static Node node(Invocation invocation) throws SQLException {
+        ReplConfig config = config(invocation);
+        try (Connection raw = ReplDriver.openDelegate(config)) {
+            return Node.of(config, raw, () -> ReplDriver.openDelegate(config));
+        }
+    }
+
+    private static ReplConfig config(Invocation invocation) throws SQLException {
         Properties info = new Properties();
         if (invocation.value(Option.USER.name()) != null) info.setProperty("user", invocation.value(Option.USER.name()));
         if (invocation.value(Option.PASSWORD.name()) != null) {
@@ -38,9 +49,7 @@ final class ApplyCommands {
         if (!config.replicationEnabled()) {
             throw new SQLException("the URL names no node: add repl.node=<name> to its query string", "22023");
         }
-        try (Connection raw = ReplDriver.openDelegate(config)) {
-            return Node.of(config, raw, () -> ReplDriver.openDelegate(config));
-        }
+        return config;
     }
 
     static int install(Invocation invocation) throws SQLException {
@@ -108,8 +117,23 @@ final class ApplyCommands {
         return out;
     }
 
+    /**
+     * Runs the inbound server until stopped. Like a service, it waits for its own database when that
+     * is down at start (retrying with backoff, the outage logged as the appliers log theirs); a
+     * configuration that cannot work (wrong credentials, an unknown database) fails at once.
+     */
     static int apply(Invocation invocation) throws SQLException, InterruptedException {
-        Node node = node(invocation);
+        ReplConfig config = config(invocation);
+        Node node;
+        try {
+            node = Outage.retry(LOG, "starting the apply side of " + config.node().orElseThrow(), () -> {
+                try (Connection raw = ReplDriver.openDelegate(config)) {
+                    return Node.of(config, raw, () -> ReplDriver.openDelegate(config));
+                }
+            });
+        } catch (InterruptedException stopped) {
+            return ExitCode.OK; // stopped before its database came up
+        }
         if (node.config().peers().isEmpty()) {
             throw new SQLException("node " + node.name() + " has no repl.peers: nothing to apply from", "22023");
         }

@@ -111,7 +111,9 @@ final class Commands {
                     """
                     Runs the inbound server in the foreground until interrupted: reads each peer's
                     LCRs in commit order and applies them here, resolving conflicts with the
-                    configured handlers. Use it when the applications run with repl.apply=false.""",
+                    configured handlers. Use it when the applications run with repl.apply=false.
+                    When this node's database is down at start it waits for it, retrying with
+                    backoff; wrong credentials or an unknown database fail at once.""",
                     CONNECTION, Command.Check.NONE, ApplyCommands::apply),
             Command.leaf("install", "", 0, 0,
                     "create the driver's tables (what repl.install=auto does)",

@@ -98,7 +98,8 @@ public enum ReplProperty {
     PEERS("repl.peers", Type.NAMES, null, null,
             "Peer nodes this node applies changes from, comma-separated (needs `repl.node`)."),
     RETENTION("repl.retention", Type.DURATION, "7d", null,
-            "How long LCRs wait for a silent subscriber before it is dropped (loudly)."),
+            "How long LCRs wait for a silent subscriber before it is dropped (loudly), and how long the conflict "
+                    + "history `repl_conflict` keeps its rows."),
     SCHEMA("repl.schema", Type.STRING, null, "`repl` (PostgreSQL, H2) / `<database>_repl` (MariaDB/MySQL)",
             "Schema of the driver's tables (`repl_log`, `repl_progress`, ...): a schema of their own, created when "
                     + "missing, so that schema tools (Flyway, Liquibase, Hibernate) see only the application's tables. "

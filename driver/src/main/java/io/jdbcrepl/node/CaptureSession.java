@@ -337,7 +337,8 @@ public final class CaptureSession implements ConnectionInterceptor {
     private Object opaque(Opaque opaque, String sql, String schema) throws SQLException {
         if (opaque.tablesNamed().isEmpty()) {
             // CALL, DO: what a routine changes is out of a driver's sight (README, limitations).
-            LOG.warn("Not captured (" + node.name() + "): " + opaque.reason() + " — statement: " + abbreviate(sql));
+            LOG.warn("Not captured (" + node.name() + "): " + opaque.reason());
+            LOG.debug("Not captured (" + node.name() + "), statement: " + abbreviate(sql)); // its literals: DEBUG (SPEC 8.8)
             return PASS;
         }
         for (TableRef t : opaque.tablesNamed()) {
@@ -351,8 +352,8 @@ public final class CaptureSession implements ConnectionInterceptor {
 
     private Object unsupported(String reason, String sql) throws CaptureException {
         if (node.config().unsupported() == UnsupportedMode.PASSTHROUGH) {
-            LOG.warn("Not captured (repl.unsupported=passthrough, node " + node.name() + "): " + reason
-                    + " — statement: " + abbreviate(sql));
+            LOG.warn("Not captured (repl.unsupported=passthrough, node " + node.name() + "): " + reason);
+            LOG.debug("Not captured (node " + node.name() + "), statement: " + abbreviate(sql)); // its literals: DEBUG (SPEC 8.8)
             return PASS;
         }
         String message = reason.contains("repl.unsupported") ? reason

@@ -1,6 +1,8 @@
 package io.jdbcrepl.it.apply;
 
 import io.jdbcrepl.cli.Main;
+import io.jdbcrepl.it.support.LogCapture;
+import io.jdbcrepl.it.support.TcpProxy;
 import io.jdbcrepl.it.support.TestDatabases;
 import io.jdbcrepl.it.support.Vendor;
 import io.jdbcrepl.lcr.Json;
@@ -185,6 +187,55 @@ class CommandLineIT {
         cluster.admin(0).stopApply();
         assertThat(apply.get(30, TimeUnit.SECONDS)).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("Applying the changes of [n2] at n1 until interrupted.\n");
+    }
+
+    /**
+     * SPEC 8.8: apply started while its own database is unreachable (a closed port in front of it)
+     * waits, logging the outage once, and applies once the database is reachable; stopped, it exits 0.
+     */
+    @Test
+    void applyWaitsForItsDatabase() throws Exception {
+        twoNodes(Map.of("repl.apply", "false"));
+        String url = cluster.url(0);
+        java.util.regex.Matcher hostPort = java.util.regex.Pattern.compile("//([^:/]+):(\\d+)/").matcher(url);
+        assertThat(hostPort.find()).as(url).isTrue();
+        try (LogCapture log = LogCapture.start();
+                TcpProxy proxy = new TcpProxy(hostPort.group(1), Integer.parseInt(hostPort.group(2)))) {
+            proxy.stop(); // connections refused
+            String proxied = hostPort.replaceFirst("//127.0.0.1:" + proxy.port() + "/");
+            CompletableFuture<Integer> apply = CompletableFuture.supplyAsync(() -> Main.run(
+                    new String[] {"apply", "--url", proxied}, System.out, System.err));
+            cluster.execute(1, "UPDATE employees SET salary = 5000 WHERE employee_id = 200");
+            Thread.sleep(3000);
+            assertThat(apply).as("apply waits for its database").isNotDone();
+            assertThat(cluster.count(0, "SELECT salary FROM employees WHERE employee_id = 200")).isEqualTo(4400);
+            String stopped = "starting the apply side of n1 stopped, retrying with backoff";
+            assertThat(log.text().split(stopped, -1)).as("the outage is logged once").hasSize(2);
+
+            proxy.start();
+            long deadline = System.nanoTime() + Cluster.WAIT.toNanos();
+            while (cluster.count(0, "SELECT salary FROM employees WHERE employee_id = 200") != 5000) {
+                assertThat(System.nanoTime()).as("applied once the database is up").isLessThan(deadline);
+                Thread.sleep(50);
+            }
+            assertThat(log.text()).contains("starting the apply side of n1 again after");
+            io.jdbcrepl.admin.Repl.shutdown(); // stops the inbound server the command runs
+            assertThat(apply.get(30, TimeUnit.SECONDS)).isZero();
+        }
+    }
+
+    /** A configuration that cannot work is not an outage: apply exits at once with its SQLState. */
+    @Test
+    void applyWithWrongCredentialsOrAnUnknownDatabaseExitsAtOnce() throws Exception {
+        twoNodes(Map.of("repl.apply", "false"));
+        String url = cluster.url(0);
+        String database = cluster.db(0).name();
+        Run badUser = cli("apply", "--url", url, "--user", "no_such_role_7f3a");
+        assertThat(badUser.exit()).as(badUser.err()).isEqualTo(1);
+        assertThat(badUser.err()).startsWith("jdbc-repl: apply failed:").endsWith("(SQLState 28000)\n");
+        Run badDatabase = cli("apply", "--url", url.replace("/" + database + "?", "/" + database + "_missing?"));
+        assertThat(badDatabase.exit()).as(badDatabase.err()).isEqualTo(1);
+        assertThat(badDatabase.err()).startsWith("jdbc-repl: apply failed:").endsWith("(SQLState 3D000)\n");
     }
 
     @Test

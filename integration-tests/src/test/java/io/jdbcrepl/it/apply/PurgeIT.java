@@ -91,6 +91,40 @@ class PurgeIT extends ClusterTest {
         }
     }
 
+    /**
+     * SPEC 8.8: repl_conflict keeps its rows for repl.retention, by the server's clock. More old rows
+     * than the purge deletes per statement go (so it went on past its first chunk); recent ones stay.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = Vendor.class, names = {"POSTGRESQL", "MARIADB", "H2"})
+    void conflictsOlderThanTheRetentionArePurged(Vendor vendor) throws Exception {
+        cluster = new Cluster(databases.nodes(vendor, "purge_conflict", 2), Map.of("repl.retention", "1h"));
+        cluster.ddl(v -> List.of("CREATE TABLE t (id BIGINT PRIMARY KEY, v INTEGER)")); // installs the driver's tables
+        String now = vendor == Vendor.POSTGRESQL ? "clock_timestamp()" : "CURRENT_TIMESTAMP(6)";
+        String twoHoursAgo = now + (vendor == Vendor.MARIADB ? " - INTERVAL 2 HOUR" : " - INTERVAL '2' HOUR");
+        String insert = cluster.db(0).driverTables("INSERT INTO repl_conflict (conflict_time, table_name, operation,"
+                + " conflict_kind, outcome, detail) VALUES (%s, 't', 'UPDATE', 'ROW_MISSING', 'IGNORED', ?)");
+        try (Connection c = cluster.db(0).openRaw()) {
+            try (var old = c.prepareStatement(insert.formatted(twoHoursAgo))) {
+                for (int i = 0; i < 2500; i++) {
+                    old.setString(1, "old " + i);
+                    old.addBatch();
+                }
+                old.executeBatch();
+            }
+            try (var recent = c.prepareStatement(insert.formatted(now))) {
+                for (int i = 0; i < 3; i++) {
+                    recent.setString(1, "recent " + i);
+                    recent.addBatch();
+                }
+                recent.executeBatch();
+            }
+        }
+        cluster.admin(0).purge();
+        assertThat(cluster.count(0, "SELECT count(*) FROM repl_conflict")).isEqualTo(3);
+        assertThat(cluster.count(0, "SELECT count(*) FROM repl_conflict WHERE detail LIKE 'recent %'")).isEqualTo(3);
+    }
+
     /** The subscriber row is written right after the applier's commit, best effort: wait for it. */
     private void awaitSubscriberCaughtUp() throws Exception {
         long deadline = System.nanoTime() + Cluster.WAIT.toNanos();
