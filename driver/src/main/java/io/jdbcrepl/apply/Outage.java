@@ -57,14 +57,26 @@ public final class Outage {
     void warn(Exception e) {
         long now = System.nanoTime();
         if (!warned) {
-            log.warn("jdbc:repl: " + what + " stopped, retrying with backoff: " + e);
+            log.warn("jdbc:repl: " + what + " stopped, retrying with backoff: " + valueFree(e));
         } else if (now - lastReminder >= REMINDER_NANOS) {
             log.warn("jdbc:repl: " + what + " still stopped after " + Duration.ofNanos(now - since).toSeconds()
-                    + " s, retrying with backoff: " + e);
+                    + " s, retrying with backoff: " + valueFree(e));
         } else {
             return;
         }
+        log.debug("jdbc:repl: " + what + " stopped on: " + e);
         warnedNow();
+    }
+
+    /**
+     * The failure without row values (SPEC 8.8): a passing error's message (a refused connection, a
+     * deadlock) quotes none and says the most; any other may (PostgreSQL's "Failing row contains",
+     * a batch entry's statement), so only its kind and codes, the message at DEBUG.
+     */
+    static String valueFree(Exception e) {
+        if (e instanceof java.io.IOException || e instanceof SQLException s && SqlErrors.transientError(s)) return e.toString();
+        String codes = e instanceof SQLException s ? " [SQLState " + s.getSQLState() + ", error code " + s.getErrorCode() + "]" : "";
+        return e.getClass().getName() + codes + " (its message, which may quote row values, at DEBUG)";
     }
 
     /** The caller said the outage at WARN in its own words. */
