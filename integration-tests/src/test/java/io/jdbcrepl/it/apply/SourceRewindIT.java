@@ -74,9 +74,9 @@ class SourceRewindIT extends ClusterTest {
 
     /**
      * n1 with rows 1-3 applied at n2, copied (T1); rows 4-6 applied at n2 after it; then n2 restarted
-     * with n1's URL on the copy, where n1's application writes row 100. Returns the copy's URL.
+     * with n1's URL on the copy, where n1's application writes row 100.
      */
-    private String restoredSource(Vendor vendor, LocalChange beforeRestart) throws Exception {
+    private void restoredSource(Vendor vendor, LocalChange beforeRestart) throws Exception {
         List<TestDatabase> dbs = databases.nodes(vendor, "rewind", 2);
         cluster = new Cluster(dbs);
         cluster.ddl(v -> List.of("CREATE TABLE t (id BIGINT PRIMARY KEY, v INTEGER)"));
