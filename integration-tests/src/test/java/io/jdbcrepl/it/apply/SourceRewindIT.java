@@ -64,6 +64,30 @@ class SourceRewindIT extends ClusterTest {
         assertRewoundAndNothingApplied(before);
     }
 
+    /** A repl_progress made before its columns subscribed and rewound gets them from the install command. */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = Vendor.class, names = {"POSTGRESQL", "MARIADB", "H2"})
+    void anOlderInstallGetsTheNewColumns(Vendor vendor) throws Exception {
+        cluster = new Cluster(databases.nodes(vendor, "rewind_upgrade", 2));
+        cluster.ddl(v -> List.of("CREATE TABLE t (id BIGINT PRIMARY KEY, v INTEGER)"));
+        cluster.execute(0, "INSERT INTO t (id, v) VALUES (1, 0)");
+        cluster.admin(1).waitForPeers(Cluster.WAIT);
+        Repl.shutdown();
+        try (Connection c = cluster.db(1).openRaw(); Statement s = c.createStatement()) {
+            s.execute(cluster.db(1).driverTables("ALTER TABLE repl_progress DROP COLUMN subscribed"));
+            s.execute(cluster.db(1).driverTables("ALTER TABLE repl_progress DROP COLUMN rewound"));
+        }
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream sink = new PrintStream(err, true, StandardCharsets.UTF_8);
+        assertThat(Main.run(new String[] {"install", "--url", cluster.url(1), "--user", cluster.db(1).user()}, sink, sink))
+                .as(err.toString(StandardCharsets.UTF_8)).isZero();
+        assertThat(cluster.count(1, "SELECT count(*) FROM repl_progress WHERE subscribed IS NULL AND rewound IS NULL"))
+                .isEqualTo(1);
+        cluster.execute(0, "INSERT INTO t (id, v) VALUES (2, 0)");
+        cluster.admin(1).waitForPeers(Cluster.WAIT);
+        assertThat(cluster.rows(1, "t", "id")).hasSize(2);
+    }
+
     private interface LocalChange {
         void run(Connection n2) throws SQLException;
     }
