@@ -38,12 +38,24 @@ class SourceRewindIT extends ClusterTest {
     @ParameterizedTest(name = "{0}")
     @EnumSource(value = Vendor.class, names = {"POSTGRESQL", "MARIADB", "H2"})
     void aSourceRestoredFromAnOlderCopyStopsItsApplier(Vendor vendor) throws Exception {
-        restoredSource(vendor);
+        TestDatabase copy = restoredSource(vendor);
         String before = position();
 
         assertThat(awaitState("REWOUND").lastError()).startsWith("n1 went back in time")
                 .contains("repl_subscriber holds", "older than");
         assertRewoundAndNothingApplied(before);
+
+        // docs/source-rewind.md: once the tables are repaired, the progress and the subscriber row are reset
+        Repl.shutdown();
+        try (Connection c = cluster.db(1).openRaw(); Statement s = c.createStatement()) {
+            s.executeUpdate(cluster.db(1).driverTables("DELETE FROM repl_progress WHERE source_node = 'n1'"));
+        }
+        try (Connection c = copy.openRaw(); Statement s = c.createStatement()) {
+            s.executeUpdate(copy.driverTables("DELETE FROM repl_subscriber WHERE name = 'n2'"));
+        }
+        cluster.admin(1).waitForPeers(Cluster.WAIT);
+        assertThat(cluster.rows(1, "t", "id")).hasSize(7).anyMatch(r -> r.startsWith("id=100,"));
+        assertThat(cluster.admin(1).status().peers().get(0).state()).isEqualTo("RUNNING");
     }
 
     /**
@@ -92,15 +104,15 @@ class SourceRewindIT extends ClusterTest {
         void run(Connection n2) throws SQLException;
     }
 
-    private void restoredSource(Vendor vendor) throws Exception {
-        restoredSource(vendor, c -> { });
+    private TestDatabase restoredSource(Vendor vendor) throws Exception {
+        return restoredSource(vendor, c -> { });
     }
 
     /**
      * n1 with rows 1-3 applied at n2, copied (T1); rows 4-6 applied at n2 after it; then n2 restarted
-     * with n1's URL on the copy, where n1's application writes row 100.
+     * with n1's URL on the copy, where n1's application writes row 100. Returns the copy.
      */
-    private void restoredSource(Vendor vendor, LocalChange beforeRestart) throws Exception {
+    private TestDatabase restoredSource(Vendor vendor, LocalChange beforeRestart) throws Exception {
         List<TestDatabase> dbs = databases.nodes(vendor, "rewind", 2);
         cluster = new Cluster(dbs);
         cluster.ddl(v -> List.of("CREATE TABLE t (id BIGINT PRIMARY KEY, v INTEGER)"));
@@ -126,6 +138,7 @@ class SourceRewindIT extends ClusterTest {
             s.executeUpdate("INSERT INTO t (id, v) VALUES (100, 0)"); // captured in the copy's log
         }
         cluster = new Cluster(dbs).with(1, Map.of("repl.peer.n1.url", copy.rawUrl()));
+        return copy;
     }
 
     private void assertRewoundAndNothingApplied(String before) throws Exception {
