@@ -14,8 +14,10 @@ package io.jdbcrepl.admin;
  *        the lock), {@code UNREACHABLE}, {@code PAUSED} (a
  *        passing failure here, such as a full disk or a read-only database: retried with backoff, the
  *        cause in {@code lastError}), {@code STARTING}, {@code STOPPED}, {@code DROPPED} (this node was
- *        dropped as the peer's subscriber), or {@code NOT_RUNNING} (no applier in this JVM)
- * @param lastError the applier's last error, or null
+ *        dropped as the peer's subscriber), {@code REWOUND} (the peer went back in time: restored
+ *        from a backup, or a crash lost commits; applying from it stopped, the reason and evidence
+ *        in {@code lastError}, in every JVM until reset), or {@code NOT_RUNNING} (no applier in this JVM)
+ * @param lastError the applier's last error (for {@code REWOUND}, why it stopped), or null
  */
 public record PeerStatus(String peer, String positionRead, String positionApplied, long lagTransactions,
         long lagSeconds, long queueDepth, long errorCount, String state, String lastError) {

@@ -24,8 +24,12 @@ final class Applier implements Runnable {
     private static final DriverLog LOG = DriverLog.of(Applier.class);
     private static final long SUBSCRIBE_EVERY_MILLIS = 1_000;
 
-    /** PAUSED: a passing failure here (a full disk, a read-only database, ...), retried with backoff. */
-    enum State { STARTING, STANDBY, RUNNING, PAUSED, UNREACHABLE, STOPPED, DROPPED }
+    /**
+     * PAUSED: a passing failure here (a full disk, a read-only database, ...), retried with backoff.
+     * DROPPED: the source dropped this node as a subscriber; REWOUND: the source went back in time.
+     * Both stop applying from that source until a person has repaired it.
+     */
+    enum State { STARTING, STANDBY, RUNNING, PAUSED, UNREACHABLE, STOPPED, DROPPED, REWOUND }
 
     private final Node node;
     private final PeerConfig peer;
@@ -39,6 +43,7 @@ final class Applier implements Runnable {
 
     private volatile boolean stopped;
     private volatile boolean dropped;
+    private volatile boolean rewound;
     private volatile State state = State.STARTING;
     private volatile Position applied;
     private volatile Position read;
@@ -140,7 +145,7 @@ final class Applier implements Runnable {
                 reader = null;
             }
         }
-        state = dropped ? State.DROPPED : State.STOPPED;
+        state = dropped ? State.DROPPED : rewound ? State.REWOUND : State.STOPPED;
     }
 
     /** How long a peer may have no log yet (it has not been started) before a person is told. */
@@ -218,6 +223,7 @@ final class Applier implements Runnable {
                         + ", which is not a position of a " + sourceDialect + " source", "55000");
             }
             applied = at;
+            if (sourceRewound(l, r, sourceSubscribers, at)) return;
             TableMap tables = new TableMap(l, node.dialect(), node.config(), source.homeSchema(), node.homeSchema());
             ConflictHandler handlers = new PrebuiltHandlers(node.dialect(), node.config(), node.homeSchema(), node.name(),
                     peer.name(), errorQueue, conflicts);
@@ -236,6 +242,9 @@ final class Applier implements Runnable {
                         more = applyBatch(l, r, rows);
                         lockConflicts = 0;
                         applying();
+                    } catch (Rewind.Detected e) {
+                        rewound(l, e.evidence);
+                        return;
                     } catch (SQLException e) {
                         // A deadlock or lock timeout with the application's transactions: the batch is
                         // rolled back (applyBatch did) and runs again after a short random pause, on
@@ -247,7 +256,7 @@ final class Applier implements Runnable {
                         Thread.sleep(1 + java.util.concurrent.ThreadLocalRandom.current().nextInt(5 * lockConflicts));
                         continue;
                     }
-                    subscribe(r, sourceSubscribers, !more);
+                    subscribe(l, r, sourceSubscribers, !more);
                     if (!more) awaitNews(r, seen);
                 }
             }
@@ -267,21 +276,68 @@ final class Applier implements Runnable {
         }
     }
 
-    private void subscribe(SourceReader r, Subscribers s, boolean idle) {
+    /**
+     * Before anything is applied in a session: whether applying from the source stopped for good
+     * earlier (the stored reason), or the source went back in time since this node last read it —
+     * its row in repl_subscriber older than what this node wrote there, or its next transaction id
+     * or epoch below what this node has seen. Detected, applying stops.
+     */
+    private boolean sourceRewound(Connection l, SourceReader r, Subscribers s, Position at) throws SQLException {
+        String stored = progress.rewound(l, peer.name());
+        Position written = progress.subscribed(l, peer.name());
+        l.commit();
+        if (stored != null) {
+            LOG.error("jdbc:repl: applying from " + peer.name() + " to " + node.name() + " stays stopped: " + stored, null);
+            lastError = stored;
+            rewound = true;
+            stopped = true;
+            state = State.REWOUND;
+            return true;
+        }
+        String evidence = Rewind.checkSubscriber(written, r.subscription(s, node.name()));
+        if (evidence == null) evidence = Rewind.check(at, r.mark());
+        if (evidence == null) return false;
+        rewound(l, evidence);
+        return true;
+    }
+
+    /** The source went back in time: nothing more is applied from it, and status says why. */
+    private void rewound(Connection l, String evidence) throws SQLException {
+        String reason = Rewind.reason(peer.name(), evidence);
+        progress.set(l, peer.name(), "rewound", reason);
+        LOG.error("jdbc:repl: applying from " + peer.name() + " to " + node.name() + " stops: " + reason
+                + "; nothing more is applied from " + peer.name() + " until its repl_progress row at " + node.name()
+                + " is reset (the tables verified or copied again first)", null);
+        lastError = reason;
+        rewound = true;
+        stopped = true;
+        state = State.REWOUND;
+    }
+
+    private void subscribe(Connection l, SourceReader r, Subscribers s, boolean idle) {
         long now = System.currentTimeMillis();
         if (!idle && now - lastSubscribed < SUBSCRIBE_EVERY_MILLIS) return;
         if (idle && now - lastSubscribed < Math.min(SUBSCRIBE_EVERY_MILLIS, pollMillis)) return;
+        Position at = applied;
         try {
-            if (r.subscribe(s, node.name(), applied)) {
+            if (r.subscribe(s, node.name(), at)) {
                 // The source purged what it kept for us: going on could skip changes.
                 LOG.error("jdbc:repl: " + node.name() + " was dropped as a subscriber of " + peer.name() + " after"
                         + " repl.retention of silence; applying from " + peer.name() + " stops (the tables must be"
                         + " copied again, then the subscriber row and repl_progress removed)", null);
                 dropped = true;
                 stopped = true;
+            } else {
+                // What this node wrote there: a source restored from an older backup shows an older row.
+                progress.set(l, peer.name(), "subscribed", at.encode());
             }
             lastSubscribed = now;
         } catch (SQLException e) {
+            try {
+                l.rollback();
+            } catch (SQLException suppressed) {
+                e.addSuppressed(suppressed);
+            }
             LOG.debug("jdbc:repl: could not record " + node.name() + " as a subscriber of " + peer.name() + ": " + e);
         }
     }
@@ -375,14 +431,14 @@ final class Applier implements Runnable {
                 careful(l, r, rows, group);
             }
         }
-        commit(l, group, to, rows);
+        commit(l, r, group, to, rows);
     }
 
-    /** As {@link #commit(Connection, Group, Position)}, after refreshing the ON COMMIT views of the tables applied to. */
-    private void commit(Connection l, Group group, Position to, RowApplier rows) throws SQLException {
+    /** As {@link #commit(Connection, SourceReader, Group, Position)}, after refreshing the ON COMMIT views of the tables applied to. */
+    private void commit(Connection l, SourceReader r, Group group, Position to, RowApplier rows) throws SQLException {
         io.jdbcrepl.mview.AppliedChanges.beforeCommit(node.config().delegateUrl(), node.logSchema(), l,
                 rows.takeChanged());
-        commit(l, group, to);
+        commit(l, r, group, to);
     }
 
     private void applyTransaction(Connection l, SourceReader r, RowApplier rows, SourceTx tx, Group group,
@@ -453,7 +509,7 @@ final class Applier implements Runnable {
     private ApplyFailure retryForeignKey(Connection l, SourceReader r, RowApplier rows, SourceTx tx, Group group,
             Position before, long[] count, ApplyFailure failure) throws SQLException {
         if (group.applied + group.queued > 0) {
-            commit(l, group, before, rows);
+            commit(l, r, group, before, rows);
             group.applied = 0;
             group.queued = 0;
             group.lcrs = 0;
@@ -478,7 +534,8 @@ final class Applier implements Runnable {
         return failure;
     }
 
-    private void commit(Connection l, Group group, Position to) throws SQLException {
+    private void commit(Connection l, SourceReader r, Group group, Position to) throws SQLException {
+        r.awaitDurable();
         progress.advance(l, peer.name(), applied, to, group.lastTx, group.applied, group.queued);
         l.commit();
         applied = to;

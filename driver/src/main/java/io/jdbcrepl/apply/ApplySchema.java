@@ -29,7 +29,11 @@ public final class ApplySchema {
 
     /** Creates the tables when missing ({@code repl.install=auto}); {@code none} leaves them to the install command. */
     public void install(Connection connection, InstallMode mode) throws SQLException {
-        if (mode == InstallMode.NONE || exists(connection)) return;
+        if (mode == InstallMode.NONE) return;
+        if (exists(connection)) {
+            addMissingColumns(connection);
+            return;
+        }
         boolean autoCommit = connection.getAutoCommit();
         try (Statement s = connection.createStatement()) {
             if (dialect == Dialect.POSTGRESQL) {
@@ -44,6 +48,22 @@ public final class ApplySchema {
                     + e.getMessage() + " (create them with the CLI's install command as a user who may)", e.getSQLState(), e);
         } finally {
             connection.setAutoCommit(autoCommit);
+        }
+    }
+
+    /** Columns added to repl_progress after its first release, added to a table made before them. */
+    private void addMissingColumns(Connection connection) throws SQLException {
+        try (Statement s = connection.createStatement()) {
+            try {
+                s.executeQuery("SELECT subscribed, rewound FROM " + log.table("repl_progress") + " WHERE 1 = 0").close();
+                return;
+            } catch (SQLException missing) {
+                if (!connection.getAutoCommit()) connection.rollback();
+            }
+            for (String column : List.of("subscribed", "rewound")) {
+                s.execute("ALTER TABLE " + log.table("repl_progress") + " ADD COLUMN IF NOT EXISTS " + column + " VARCHAR(4000)");
+            }
+            if (!connection.getAutoCommit()) connection.commit();
         }
     }
 
@@ -79,7 +99,7 @@ public final class ApplySchema {
                 ifNotExists + log.table("repl_progress") + " (source_node VARCHAR(128) NOT NULL PRIMARY KEY,"
                         + " position VARCHAR(4000) NOT NULL, tx_id VARCHAR(64),"
                         + " applied_transactions BIGINT DEFAULT 0 NOT NULL, queued_transactions BIGINT DEFAULT 0 NOT NULL,"
-                        + " applied_at " + ts + ")" + engine,
+                        + " applied_at " + ts + ", subscribed VARCHAR(4000), rewound VARCHAR(4000))" + engine,
                 ifNotExists + log.table("repl_subscriber") + " (name VARCHAR(128) NOT NULL PRIMARY KEY,"
                         + " position VARCHAR(4000) NOT NULL, updated_at " + ts + " NOT NULL, dropped_at " + ts + ")" + engine,
                 ifNotExists + log.table("repl_error") + " (id " + identity + " PRIMARY KEY,"

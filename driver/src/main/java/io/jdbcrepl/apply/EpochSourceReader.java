@@ -90,8 +90,12 @@ final class EpochSourceReader implements SourceReader {
 
     @Override
     public Batch batch(Position from) throws SQLException {
-        if (drained || closed < 0) closed = closeEpoch(); // once per poll; a full page reads on in the same epoch
         Position.Epoch at = (Position.Epoch) from;
+        if (drained || closed < 0) { // once per poll; a full page reads on in the same epoch
+            closed = closeEpoch();
+            String rewound = Rewind.check(at, Long.toString(closed));
+            if (rewound != null) throw new Rewind.Detected(rewound);
+        }
         Deque<SourceTx> txs = new ArrayDeque<>();
         try (PreparedStatement ps = source.prepareStatement("SELECT tx_id, epoch, last_position, (SELECT count(*) FROM "
                 + logTable + " l WHERE l.tx_id = " + txTable + ".tx_id) FROM " + txTable
@@ -158,6 +162,21 @@ final class EpochSourceReader implements SourceReader {
                 return rs.getLong(1) == 0;
             }
         }
+    }
+
+    @Override
+    public Position subscription(Subscribers subscribers, String name) throws SQLException {
+        return subscribers.position(source, name);
+    }
+
+    /**
+     * Nothing to wait for: MariaDB/MySQL tell no flushed log position over SQL. With
+     * {@code innodb_flush_log_at_trx_commit} 0 or 2 a crash of the source can lose commits applied
+     * here; recovery keeps a prefix of the redo log, so {@code repl_epoch} is then back at or below
+     * the epoch of the lost transactions, which {@link Rewind#check} detects at the next close.
+     */
+    @Override
+    public void awaitDurable() {
     }
 
     @Override

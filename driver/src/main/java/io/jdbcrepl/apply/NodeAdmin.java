@@ -55,7 +55,12 @@ public final class NodeAdmin implements ReplAdmin {
                     String mark = reader.mark();
                     while (true) {
                         Optional<Position> at = progress.read(local, peer.name());
+                        String rewound = at.isPresent() ? progress.rewound(local, peer.name()) : null;
                         if (!local.getAutoCommit()) local.commit();
+                        if (rewound != null) {
+                            throw new SQLException("Applying from peer " + peer.name() + " at " + node.name()
+                                    + " has stopped: " + rewound, "55000");
+                        }
                         if (at.isPresent() && reader.consumed(mark, at.get())) break;
                         if (System.nanoTime() > deadline) {
                             throw new SQLTimeoutException("Waited " + timeout + " for the changes of peer " + peer.name()
@@ -108,8 +113,9 @@ public final class NodeAdmin implements ReplAdmin {
                 Applier a = server == null ? null : server.applier(peer.name());
                 String applied = at.map(Position::encode).orElse(null);
                 String read = a != null && a.read() != null ? a.read().encode() : applied;
-                String state = a == null ? "NOT_RUNNING" : a.state().name();
-                String lastError = a != null && a.lastError() != null ? a.lastError() : error;
+                String rewound = at.isPresent() ? progress.rewound(local, peer.name()) : null;
+                String state = rewound != null ? "REWOUND" : a == null ? "NOT_RUNNING" : a.state().name();
+                String lastError = rewound != null ? rewound : a != null && a.lastError() != null ? a.lastError() : error;
                 peers.add(new PeerStatus(peer.name(), read, applied, lag[0], lag[1], queue, a == null ? 0 : a.failures(),
                         state, lastError));
             }

@@ -24,6 +24,9 @@ final class PgSourceReader implements SourceReader {
     private final LogRows rows;
     private final String log;
     private boolean listening;
+    /** The WAL position the current batch's transactions must be flushed to at the source, 0 when they are. */
+    private long unflushed;
+    private long walWriterDelayMillis = -1;
 
     PgSourceReader(Connection source, ChangeLogSchema schema) throws SQLException {
         this.source = source;
@@ -42,10 +45,21 @@ final class PgSourceReader implements SourceReader {
     public Batch batch(Position from) throws SQLException {
         Position.Snapshot at = (Position.Snapshot) from;
         String high = at.high();
+        unflushed = 0; // a resumed batch passed the gate before its position was stored
         if (high == null) {
-            try (Statement s = source.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_current_snapshot()::text")) {
+            // The WAL insert position read after the snapshot is above the commit record of every
+            // transaction visible in it (the record is written before the commit becomes visible).
+            try (Statement s = source.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_current_snapshot()::text,"
+                    + " pg_current_wal_insert_lsn() - '0/0', pg_current_wal_flush_lsn() - '0/0'")) {
                 rs.next();
                 high = rs.getString(1);
+                long insert = rs.getLong(2);
+                if (rs.getLong(3) < insert) unflushed = insert;
+            }
+            String rewound = Rewind.check(at, high);
+            if (rewound != null) {
+                source.commit();
+                throw new Rewind.Detected(rewound);
             }
         }
         // Both bounds of the range, although the snapshots imply them: without statistics (a log
@@ -178,6 +192,77 @@ final class PgSourceReader implements SourceReader {
         } finally {
             source.commit();
         }
+    }
+
+    @Override
+    public Position subscription(Subscribers subscribers, String name) throws SQLException {
+        try {
+            return subscribers.position(source, name);
+        } finally {
+            source.commit();
+        }
+    }
+
+    /**
+     * The gate against a source crash losing commits this node applied (SPEC 8.8): with
+     * {@code synchronous_commit=off} a commit is visible before its WAL is flushed, and a crash then
+     * loses it and hands its transaction id out again. Applying only after the source's WAL is
+     * flushed past the batch's commit records means a crash can lose only transactions not visible
+     * in the batch snapshot S2: still in progress in it, or at or above its xmax, read in a later
+     * batch whichever transaction reuses their ids. Nothing is skipped, and nothing lost is applied.
+     *
+     * <p>The insert position is an upper bound: what lies above the last commit record of S2 is WAL of
+     * transactions still in progress, which the WAL writer leaves unflushed in a partial page until a
+     * commit follows. Every commit and abort record of S2 is flushed by then: a synchronous commit
+     * flushes its own record before it is visible, an asynchronous commit or abort record is flushed
+     * by the WAL writer at its next round (every {@code wal_writer_delay}, woken by such a record
+     * when it sleeps). So the gate waits for the bound for at most three rounds and then goes on.
+     */
+    @Override
+    public void awaitDurable() throws SQLException {
+        if (unflushed == 0) return;
+        synchronized (rows.source()) {
+            if (walWriterDelayMillis < 0) {
+                try (Statement s = source.createStatement(); ResultSet rs = s.executeQuery(
+                        "SELECT setting::bigint FROM pg_settings WHERE name = 'wal_writer_delay'")) {
+                    walWriterDelayMillis = rs.next() ? rs.getLong(1) : 200;
+                }
+            }
+            try (PreparedStatement ps = source.prepareStatement("SELECT pg_current_wal_flush_lsn() - '0/0'")) {
+                awaitFlush(() -> {
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        return rs.getLong(1);
+                    }
+                }, unflushed, 3 * walWriterDelayMillis);
+            }
+        }
+        unflushed = 0;
+    }
+
+    /** The source's flushed WAL position. */
+    interface FlushProbe {
+        long flushed() throws SQLException;
+    }
+
+    /**
+     * Polls {@code probe}, with pauses of 1 ms doubling up to 20 ms, until it reaches {@code target}
+     * (true) or {@code maxMillis} have passed (false).
+     */
+    static boolean awaitFlush(FlushProbe probe, long target, long maxMillis) throws SQLException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(maxMillis);
+        long pause = 1;
+        while (probe.flushed() < target) {
+            if (System.nanoTime() > deadline) return false;
+            try {
+                Thread.sleep(pause);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SQLException("Interrupted while waiting for the source's WAL flush", "57P01", e);
+            }
+            pause = Math.min(pause * 2, 20);
+        }
+        return true;
     }
 
     @Override

@@ -11,7 +11,10 @@ import java.util.Optional;
 /**
  * {@code repl_progress}: the position applied from each source, written in the same local
  * transaction as the changes (SPEC 4.2) and only over the value this applier read (fencing: a
- * second applier that took over makes the update miss, and the first one rolls back).
+ * second applier that took over makes the update miss, and the first one rolls back). Beside it,
+ * {@code subscribed}: the position this node last wrote in the source's {@code repl_subscriber}, and
+ * {@code rewound}: why applying from the source stopped when it went back in time (SPEC 8.8), until
+ * a person clears it.
  */
 final class ProgressStore {
 
@@ -31,6 +34,36 @@ final class ProgressStore {
                 return rs.next() ? Optional.of(Position.decode(rs.getString(1))) : Optional.empty();
             }
         }
+    }
+
+    /** {@code rewound}: why applying from {@code source} stopped for good, or null. */
+    String rewound(Connection local, String source) throws SQLException {
+        return column(local, source, "rewound");
+    }
+
+    /** {@code subscribed}: the position last written in the source's repl_subscriber, or null. */
+    Position subscribed(Connection local, String source) throws SQLException {
+        String s = column(local, source, "subscribed");
+        return s == null ? null : Position.decode(s);
+    }
+
+    private String column(Connection local, String source, String column) throws SQLException {
+        try (PreparedStatement ps = local.prepareStatement("SELECT " + column + " FROM " + table + " WHERE source_node = ?")) {
+            ps.setString(1, source);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        }
+    }
+
+    /** Sets {@code subscribed} or {@code rewound} of the source's row and commits. */
+    void set(Connection local, String source, String column, String value) throws SQLException {
+        try (PreparedStatement ps = local.prepareStatement("UPDATE " + table + " SET " + column + " = ? WHERE source_node = ?")) {
+            ps.setString(1, value);
+            ps.setString(2, source);
+            ps.executeUpdate();
+        }
+        local.commit();
     }
 
     /** The stored position, creating the row with {@code initial} when the source is new. Commits. */

@@ -35,6 +35,16 @@ interface SourceReader extends AutoCloseable {
     /** Whether every transaction covered by {@code mark} is consumed at {@code at}. */
     boolean consumed(String mark, Position at) throws SQLException;
 
+    /** The position in the consumer's row of the source's repl_subscriber, or null when it has none. */
+    Position subscription(Subscribers subscribers, String name) throws SQLException;
+
+    /**
+     * Returns once every transaction the current batch covers is durable at the source, so that a
+     * crash there cannot lose a transaction this node has applied (SPEC 8.8); called before each
+     * local commit of a position inside or at the end of the batch.
+     */
+    void awaitDurable() throws SQLException;
+
     /** Records the consumer's position in the source's repl_subscriber (SPEC 4.5); true when it was dropped there. */
     boolean subscribe(Subscribers subscribers, String name, Position at) throws SQLException;
 

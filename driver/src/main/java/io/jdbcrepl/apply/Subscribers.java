@@ -52,6 +52,16 @@ public final class Subscribers {
         return false;
     }
 
+    /** The position in a consumer's row, or null when it has none. */
+    Position position(Connection source, String name) throws SQLException {
+        try (PreparedStatement ps = source.prepareStatement("SELECT position FROM " + table + " WHERE name = ?")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Position.decode(rs.getString(1)) : null;
+            }
+        }
+    }
+
     private boolean dropped(Connection source, String name) throws SQLException {
         try (PreparedStatement ps = source.prepareStatement("SELECT dropped_at FROM " + table + " WHERE name = ?")) {
             ps.setString(1, name);

@@ -41,7 +41,8 @@ final class Commands {
                     applier's state in this process, the position applied here, how many
                     transactions are still to apply and how old the oldest is, the transactions
                     waiting in the error queue, and the subscribers of this node's log that were
-                    dropped after repl.retention.""",
+                    dropped after repl.retention. A peer that went back in time (restored from a
+                    backup, or a crash lost commits) is shown REWOUND, with the evidence.""",
                     with(CONNECTION, Option.JSON), Command.Check.NONE, ApplyCommands::status),
             Command.leaf("wait", "", 0, 0,
                     "wait until this node has applied everything its peers committed so far",
