@@ -16,7 +16,10 @@ package io.jdbcrepl.admin;
  *        cause in {@code lastError}), {@code STARTING}, {@code STOPPED}, {@code DROPPED} (this node was
  *        dropped as the peer's subscriber), or {@code NOT_RUNNING} (no applier in this JVM)
  * @param lastError the applier's last error, or null
+ * @param subscribeDenied null, or why this node may not record its position in the peer's
+ *        {@code repl_subscriber} (the peer-reading user lacks the privilege, naming that user): the peer
+ *        then cannot purge its log (SPEC 4.5, 8.7)
  */
 public record PeerStatus(String peer, String positionRead, String positionApplied, long lagTransactions,
-        long lagSeconds, long queueDepth, long errorCount, String state, String lastError) {
+        long lagSeconds, long queueDepth, long errorCount, String state, String lastError, String subscribeDenied) {
 }

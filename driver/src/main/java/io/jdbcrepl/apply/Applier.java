@@ -24,6 +24,8 @@ final class Applier implements Runnable {
     private static final DriverLog LOG = DriverLog.of(Applier.class);
     private static final long MAX_BACKOFF_MILLIS = 30_000;
     private static final long SUBSCRIBE_EVERY_MILLIS = 1_000;
+    /** How often a subscription the source's user may not write is said again at WARN. */
+    private static final long SUBSCRIBE_REMINDER_MILLIS = java.util.concurrent.TimeUnit.HOURS.toMillis(1);
 
     /** How often a person is reminded of an outage that goes on. */
     private static final long REMINDER_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(5);
@@ -51,6 +53,8 @@ final class Applier implements Runnable {
     private volatile Connection local;
     private volatile SourceReader reader;
     private long lastSubscribed;
+    private volatile String subscribeDenied;
+    private long subscribeWarned;
     private long outageSince; // System.nanoTime() when the current outage began, 0 when none; applier thread only
     private long lastReminder;
     private boolean warned; // the current outage was logged at WARN
@@ -301,9 +305,33 @@ final class Applier implements Runnable {
                 stopped = true;
             }
             lastSubscribed = now;
+            if (subscribeDenied != null) {
+                LOG.info("jdbc:repl: " + node.name() + " records its position in " + peer.name() + "'s repl_subscriber"
+                        + " again: " + peer.name() + " can purge its log");
+                subscribeDenied = null;
+            }
         } catch (SQLException e) {
-            LOG.debug("jdbc:repl: could not record " + node.name() + " as a subscriber of " + peer.name() + ": " + e);
+            if (!SqlErrors.permissionDenied(e)) {
+                LOG.debug("jdbc:repl: could not record " + node.name() + " as a subscriber of " + peer.name() + ": " + e);
+                return;
+            }
+            // Not a passing failure: the source keeps every LCR for us until a person grants it. Said
+            // once, and again only after a long while, not at every poll.
+            String denied = "user " + r.user() + " at " + peer.name() + " may not record " + node.name()
+                    + "'s position in " + peer.name() + "'s repl_subscriber (GRANT SELECT, INSERT, UPDATE on it: see"
+                    + " install --grants), so " + peer.name() + " cannot purge its log: " + e.getMessage();
+            if (subscribeDenied == null || now - subscribeWarned >= SUBSCRIBE_REMINDER_MILLIS) {
+                LOG.warn("jdbc:repl: " + denied);
+                subscribeWarned = now;
+            }
+            subscribeDenied = denied;
+            lastSubscribed = now; // tried: not again before the next interval
         }
+    }
+
+    /** Why this node cannot record its position at the source (a missing privilege), or null. */
+    String subscribeDenied() {
+        return subscribeDenied;
     }
 
     /** What one local transaction holds. */

@@ -31,6 +31,8 @@ public final class InboundServer {
     private final List<Applier> appliers = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean stopped;
+    /** Why the purge may not delete (a missing privilege, naming the user), or null. */
+    private volatile String purgeDenied;
 
     private InboundServer(Node node, String key) {
         this.node = node;
@@ -110,7 +112,16 @@ public final class InboundServer {
                 return;
             }
             try (Connection local = ReplDriver.openDelegate(node.config())) {
-                Purger.purge(node, local);
+                try {
+                    Purger.purge(node, local);
+                    purgeDenied = null;
+                } catch (SQLException e) {
+                    if (SqlErrors.permissionDenied(e)) {
+                        purgeDenied = "user " + Subscribers.user(local) + " may not purge this node's log (DELETE on "
+                                + node.changeLog().table("repl_log") + ": see install --grants): " + e.getMessage();
+                    }
+                    throw e;
+                }
                 failing = false;
             } catch (SQLException | RuntimeException e) {
                 if (!failing && !stopped) LOG.warn("jdbc:repl: purging the log of " + node.name() + " failed: " + e);
@@ -149,6 +160,10 @@ public final class InboundServer {
     /** Blocks until stopped or interrupted (the CLI's apply command). */
     public void join() throws InterruptedException {
         for (Thread t : threads) t.join();
+    }
+
+    String purgeDenied() {
+        return purgeDenied;
     }
 
     Applier applier(String peer) {
