@@ -93,6 +93,9 @@ public final class Grants {
         if (pg) connect(out, reader);
         grant(out, "SELECT", "repl_log", reader);
         if (!pg) {
+            out.add("-- MariaDB lets a user connect to a database only with a privilege in it, and the peers' URLs name the"
+                    + " application's database (its name maps the tables); SELECT is also what 'verify' reads:");
+            out.add("GRANT SELECT ON " + log.quote(appSchema) + ".* TO " + role(reader) + ";");
             grant(out, "SELECT", "repl_tx", reader);
             grant(out, "SELECT, UPDATE", "repl_epoch", reader);
         }
