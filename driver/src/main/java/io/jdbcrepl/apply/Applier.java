@@ -26,6 +26,8 @@ final class Applier implements Runnable {
     private static final long SUBSCRIBE_EVERY_MILLIS = 1_000;
     /** How often a subscription the source's user may not write is said again at WARN. */
     private static final long SUBSCRIBE_REMINDER_MILLIS = java.util.concurrent.TimeUnit.HOURS.toMillis(1);
+    /** How often a subscription the source's user may not write is tried again (a grant may have come). */
+    private static final long SUBSCRIBE_DENIED_RETRY_MILLIS = 60_000;
 
     /** How often a person is reminded of an outage that goes on. */
     private static final long REMINDER_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(5);
@@ -293,6 +295,8 @@ final class Applier implements Runnable {
 
     private void subscribe(SourceReader r, Subscribers s, boolean idle) {
         long now = System.currentTimeMillis();
+        // denied: tried again now and then, not at every poll (each refusal is an ERROR in the source's server log)
+        if (subscribeDenied != null && now - lastSubscribed < SUBSCRIBE_DENIED_RETRY_MILLIS) return;
         if (!idle && now - lastSubscribed < SUBSCRIBE_EVERY_MILLIS) return;
         if (idle && now - lastSubscribed < Math.min(SUBSCRIBE_EVERY_MILLIS, pollMillis)) return;
         try {

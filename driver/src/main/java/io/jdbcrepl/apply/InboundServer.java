@@ -40,7 +40,7 @@ public final class InboundServer {
     }
 
     static String key(Node node) {
-        return node.key();
+        return node.serverKey();
     }
 
     /** Starts the node's inbound server unless it runs already; never throws (the application's connection comes first). */
@@ -69,7 +69,11 @@ public final class InboundServer {
      */
     public static InboundServer detach(Node node) {
         synchronized (SERVERS) {
-            return SERVERS.remove(key(node));
+            InboundServer running = SERVERS.get(key(node));
+            // only the node (the user) that started it: the application's idle pool stops no apply user's server
+            if (running == null || !running.node.key().equals(node.key())) return null;
+            SERVERS.remove(key(node));
+            return running;
         }
     }
 

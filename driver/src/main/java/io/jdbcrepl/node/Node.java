@@ -101,8 +101,7 @@ public final class Node {
         String schema = DriverSchema.resolve(dialect, config.schema().orElse(null), raw);
         // the user too: an application user and an apply user of one node in one JVM (SPEC 8.7) each
         // get a node whose own connections (apply, purge) are theirs, not the first comer's
-        String key = config.node().orElseThrow() + "\u0000" + config.delegateUrl() + "\u0000" + schema + "\u0000"
-                + config.delegateProperties().getProperty("user", "");
+        String key = serverKey(config, schema) + "\u0000" + config.delegateProperties().getProperty("user", "");
         synchronized (NODES) {
             Node node = NODES.get(key);
             if (node != null && node.config.replProperties().equals(config.replProperties()) && node.logExists(raw)) {
@@ -168,6 +167,18 @@ public final class Node {
     /** Node name, database URL, schema and user, as one string: what identifies the node in this JVM. */
     public String key() {
         return key;
+    }
+
+    /**
+     * Node name, database URL and schema, without the user: at most one inbound server per such key
+     * runs in a JVM, whichever user's node started it, and every user's status and admin see it.
+     */
+    public String serverKey() {
+        return serverKey(config, logSchema);
+    }
+
+    private static String serverKey(ReplConfig config, String schema) {
+        return config.node().orElseThrow() + "\u0000" + config.delegateUrl() + "\u0000" + schema;
     }
 
     /**
