@@ -6,9 +6,12 @@ import java.util.List;
  * A node's apply status: one entry per peer it applies from, the subscribers of its own log
  * that were dropped after {@code repl.retention} of silence (SPEC 4.5), and the replicated tables
  * without primary or substitute key, replicated by every comparable column (SPEC 3.3), as
- * {@code schema.table}.
+ * {@code schema.table}; and {@code purgeBlocked}: null, or why this node's log is not purged (a peer in
+ * {@code repl.peers} that has never recorded its position here, or this node's user may not delete from
+ * the log).
  */
-public record NodeStatus(String node, List<PeerStatus> peers, List<String> droppedSubscribers, List<String> keylessTables) {
+public record NodeStatus(String node, List<PeerStatus> peers, List<String> droppedSubscribers, List<String> keylessTables,
+        String purgeBlocked) {
 
     public NodeStatus {
         peers = List.copyOf(peers);

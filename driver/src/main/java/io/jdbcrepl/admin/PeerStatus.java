@@ -18,7 +18,10 @@ package io.jdbcrepl.admin;
  *        from a backup, or a crash lost commits; applying from it stopped, the reason and evidence
  *        in {@code lastError}, in every JVM until reset), or {@code NOT_RUNNING} (no applier in this JVM)
  * @param lastError the applier's last error (for {@code REWOUND}, why it stopped), or null
+ * @param subscribeDenied null, or why this node may not record its position in the peer's
+ *        {@code repl_subscriber} (the peer-reading user lacks the privilege, naming that user): the peer
+ *        then cannot purge its log (SPEC 4.5, 8.7)
  */
 public record PeerStatus(String peer, String positionRead, String positionApplied, long lagTransactions,
-        long lagSeconds, long queueDepth, long errorCount, String state, String lastError) {
+        long lagSeconds, long queueDepth, long errorCount, String state, String lastError, String subscribeDenied) {
 }

@@ -23,6 +23,10 @@ final class Applier implements Runnable {
 
     private static final DriverLog LOG = DriverLog.of(Applier.class);
     private static final long SUBSCRIBE_EVERY_MILLIS = 1_000;
+    /** How often a subscription the source's user may not write is said again at WARN. */
+    private static final long SUBSCRIBE_REMINDER_MILLIS = java.util.concurrent.TimeUnit.HOURS.toMillis(1);
+    /** How often a subscription the source's user may not write is tried again (a grant may have come). */
+    private static final long SUBSCRIBE_DENIED_RETRY_MILLIS = 60_000;
 
     /**
      * PAUSED: a passing failure here (a full disk, a read-only database, ...), retried with backoff.
@@ -53,6 +57,8 @@ final class Applier implements Runnable {
     private volatile SourceReader reader;
     private long lastSubscribed;
     private final Outage outage; // applier thread only
+    private volatile String subscribeDenied;
+    private long subscribeWarned;
     private boolean announced; // a peer without a log yet was logged at INFO
     /** Whether "applying" was logged since the applier started. */
     private boolean applyingLogged;
@@ -316,6 +322,8 @@ final class Applier implements Runnable {
 
     private void subscribe(Connection l, SourceReader r, Subscribers s, boolean idle) {
         long now = System.currentTimeMillis();
+        // denied: tried again now and then, not at every poll (each refusal is an ERROR in the source's server log)
+        if (subscribeDenied != null && now - lastSubscribed < SUBSCRIBE_DENIED_RETRY_MILLIS) return;
         if (!idle && now - lastSubscribed < SUBSCRIBE_EVERY_MILLIS) return;
         if (idle && now - lastSubscribed < Math.min(SUBSCRIBE_EVERY_MILLIS, pollMillis)) return;
         Position at = applied;
@@ -332,14 +340,38 @@ final class Applier implements Runnable {
                 progress.set(l, peer.name(), "subscribed", at.encode());
             }
             lastSubscribed = now;
+            if (subscribeDenied != null) {
+                LOG.info("jdbc:repl: " + node.name() + " records its position in " + peer.name() + "'s repl_subscriber"
+                        + " again: " + peer.name() + " can purge its log");
+                subscribeDenied = null;
+            }
         } catch (SQLException e) {
             try {
                 l.rollback();
             } catch (SQLException suppressed) {
                 e.addSuppressed(suppressed);
             }
-            LOG.debug("jdbc:repl: could not record " + node.name() + " as a subscriber of " + peer.name() + ": " + e);
+            if (!SqlErrors.permissionDenied(e)) {
+                LOG.debug("jdbc:repl: could not record " + node.name() + " as a subscriber of " + peer.name() + ": " + e);
+                return;
+            }
+            // Not a passing failure: the source keeps every LCR for us until a person grants it. Said
+            // once, and again only after a long while, not at every poll.
+            String denied = "user " + r.user() + " at " + peer.name() + " may not record " + node.name()
+                    + "'s position in " + peer.name() + "'s repl_subscriber (GRANT SELECT, INSERT, UPDATE on it: see"
+                    + " install --grants), so " + peer.name() + " cannot purge its log: " + e.getMessage();
+            if (subscribeDenied == null || now - subscribeWarned >= SUBSCRIBE_REMINDER_MILLIS) {
+                LOG.warn("jdbc:repl: " + denied);
+                subscribeWarned = now;
+            }
+            subscribeDenied = denied;
+            lastSubscribed = now; // tried: not again before the next interval
         }
+    }
+
+    /** Why this node cannot record its position at the source (a missing privilege), or null. */
+    String subscribeDenied() {
+        return subscribeDenied;
     }
 
     /** What one local transaction holds. */

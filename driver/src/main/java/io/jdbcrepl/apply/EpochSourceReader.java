@@ -54,6 +54,18 @@ final class EpochSourceReader implements SourceReader {
      * later consumer's: MySQL family through {@code LAST_INSERT_ID(expr)}, H2 through its delta table.
      */
     private long closeEpoch() throws SQLException {
+        try {
+            return closeEpochAs();
+        } catch (SQLException e) {
+            if (!SqlErrors.permissionDenied(e)) throw e;
+            // inherent: only a write waits for the commits stamped with the epoch (no binlog access needed)
+            throw new SQLException("user " + user() + " may not close an epoch of the source's log, which reading it"
+                    + " in commit order needs: GRANT SELECT, UPDATE ON " + epochTable + " to it (see install --grants): "
+                    + e.getMessage(), e.getSQLState(), e.getErrorCode(), e);
+        }
+    }
+
+    private long closeEpochAs() throws SQLException {
         try (Statement s = source.createStatement()) {
             ResultSet rs;
             if (dialect == Dialect.MYSQL) {
@@ -182,6 +194,16 @@ final class EpochSourceReader implements SourceReader {
     @Override
     public boolean subscribe(Subscribers subscribers, String name, Position at) throws SQLException {
         return subscribers.upsert(source, name, at);
+    }
+
+    @Override
+    public void checkSubscribe(Subscribers subscribers) throws SQLException {
+        subscribers.checkWrite(source); // auto-commit: statements that match no row
+    }
+
+    @Override
+    public String user() {
+        return Subscribers.user(source);
     }
 
     @Override

@@ -31,6 +31,8 @@ public final class InboundServer {
     private final List<Applier> appliers = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean stopped;
+    /** Why the purge may not delete (a missing privilege, naming the user), or null. */
+    private volatile String purgeDenied;
 
     private InboundServer(Node node, String key) {
         this.node = node;
@@ -38,7 +40,7 @@ public final class InboundServer {
     }
 
     static String key(Node node) {
-        return node.key();
+        return node.serverKey();
     }
 
     /** Starts the node's inbound server unless it runs already; never throws (the application's connection comes first). */
@@ -67,7 +69,11 @@ public final class InboundServer {
      */
     public static InboundServer detach(Node node) {
         synchronized (SERVERS) {
-            return SERVERS.remove(key(node));
+            InboundServer running = SERVERS.get(key(node));
+            // only the node (the user) that started it: the application's idle pool stops no apply user's server
+            if (running == null || !running.node.key().equals(node.key())) return null;
+            SERVERS.remove(key(node));
+            return running;
         }
     }
 
@@ -110,7 +116,16 @@ public final class InboundServer {
                 return;
             }
             try (Connection local = ReplDriver.openDelegate(node.config())) {
-                Purger.purge(node, local);
+                try {
+                    Purger.purge(node, local);
+                    purgeDenied = null;
+                } catch (SQLException e) {
+                    if (SqlErrors.permissionDenied(e)) {
+                        purgeDenied = "user " + Subscribers.user(local) + " may not purge this node's log (DELETE on "
+                                + node.changeLog().table("repl_log") + ": see install --grants): " + e.getMessage();
+                    }
+                    throw e;
+                }
                 failing = false;
             } catch (SQLException | RuntimeException e) {
                 if (!failing && !stopped) LOG.warn("jdbc:repl: purging the log of " + node.name() + " failed: " + e);
@@ -149,6 +164,10 @@ public final class InboundServer {
     /** Blocks until stopped or interrupted (the CLI's apply command). */
     public void join() throws InterruptedException {
         for (Thread t : threads) t.join();
+    }
+
+    String purgeDenied() {
+        return purgeDenied;
     }
 
     Applier applier(String peer) {

@@ -90,6 +90,7 @@ public final class NodeAdmin implements ReplAdmin {
         List<PeerStatus> peers = new ArrayList<>();
         List<String> dropped = new ArrayList<>();
         List<String> keyless;
+        String purgeBlocked = null;
         try (Connection local = local()) {
             for (String name : node.config().peers()) {
                 PeerConfig peer = node.config().peer(name);
@@ -105,8 +106,19 @@ public final class NodeAdmin implements ReplAdmin {
                 }
                 long[] lag = {-1, -1};
                 String error = null;
-                try (SourceReader reader = reader(peer)) {
+                String denied = null;
+                try (Peers.Source source = Peers.connect(peer, 1, node)) {
+                    SourceReader reader = source.reader();
                     lag = reader.lag(at.orElse(Position.initial(Peers.dialect(peer) == Dialect.POSTGRESQL)));
+                    try {
+                        reader.checkSubscribe(new Subscribers(source.dialect(),
+                                new io.jdbcrepl.log.ChangeLogSchema(source.dialect(), source.logSchema())));
+                    } catch (SQLException e) {
+                        if (!SqlErrors.permissionDenied(e)) throw e;
+                        denied = "user " + reader.user() + " at " + peer.name() + " may not record " + node.name()
+                                + "'s position in " + peer.name() + "'s repl_subscriber, so " + peer.name()
+                                + " cannot purge its log: " + e.getMessage();
+                    }
                 } catch (SQLException e) {
                     error = e.getMessage();
                 }
@@ -116,15 +128,26 @@ public final class NodeAdmin implements ReplAdmin {
                 String rewound = at.isPresent() ? progress.rewound(local, peer.name()) : null;
                 String state = rewound != null ? "REWOUND" : a == null ? "NOT_RUNNING" : a.state().name();
                 String lastError = rewound != null ? rewound : a != null && a.lastError() != null ? a.lastError() : error;
+                if (denied == null && a != null) denied = a.subscribeDenied();
                 peers.add(new PeerStatus(peer.name(), read, applied, lag[0], lag[1], queue, a == null ? 0 : a.failures(),
-                        state, lastError));
+                        state, lastError, denied));
             }
+            java.util.Set<String> subscribed = new java.util.TreeSet<>(String.CASE_INSENSITIVE_ORDER);
             for (Subscribers.Subscriber s : new Subscribers(node.dialect(), node.changeLog()).list(local)) {
+                subscribed.add(s.name());
                 if (s.droppedAt() != null) dropped.add(s.name());
             }
+            List<String> waitingFor = node.config().peers().stream().filter(p -> !subscribed.contains(p)).toList();
+            if (!waitingFor.isEmpty()) {
+                purgeBlocked = "this node's log is kept whole: " + String.join(", ", waitingFor) + " never recorded"
+                        + " its position in " + node.changeLog().table("repl_subscriber") + " (not started yet, or the"
+                        + " user it reads this node with lacks SELECT, INSERT, UPDATE on that table: see install --grants)";
+            }
+            InboundServer running = InboundServer.of(node);
+            if (purgeBlocked == null && running != null && running.purgeDenied() != null) purgeBlocked = running.purgeDenied();
             keyless = node.keylessTables(local);
         }
-        return new NodeStatus(node.name(), peers, dropped, keyless);
+        return new NodeStatus(node.name(), peers, dropped, keyless, purgeBlocked);
     }
 
     @Override

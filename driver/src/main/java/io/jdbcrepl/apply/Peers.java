@@ -87,7 +87,11 @@ public final class Peers {
     /**
      * A connected reader of a peer's log, with the peer's dialect, driver schema and current schema.
      */
-    record Source(SourceReader reader, Dialect dialect, String logSchema, String homeSchema) {
+    record Source(SourceReader reader, Dialect dialect, String logSchema, String homeSchema) implements AutoCloseable {
+        @Override
+        public void close() {
+            reader.close();
+        }
     }
 
     /** Connects to the peer and opens a reader of its log (MariaDB/H2: {@code page} transactions per batch). */

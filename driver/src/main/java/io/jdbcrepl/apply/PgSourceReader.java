@@ -281,6 +281,22 @@ final class PgSourceReader implements SourceReader {
     }
 
     @Override
+    public void checkSubscribe(Subscribers subscribers) throws SQLException {
+        source.setReadOnly(false);
+        try {
+            subscribers.checkWrite(source);
+        } finally {
+            source.rollback();
+            source.setReadOnly(true);
+        }
+    }
+
+    @Override
+    public String user() {
+        return Subscribers.user(source);
+    }
+
+    @Override
     public void close() {
         try {
             source.close();

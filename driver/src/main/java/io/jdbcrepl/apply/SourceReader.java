@@ -48,6 +48,15 @@ interface SourceReader extends AutoCloseable {
     /** Records the consumer's position in the source's repl_subscriber (SPEC 4.5); true when it was dropped there. */
     boolean subscribe(Subscribers subscribers, String name, Position at) throws SQLException;
 
+    /**
+     * Checks, changing nothing, that this reader's user may write its row in the source's
+     * repl_subscriber (statements that match no row); throws the database's refusal otherwise.
+     */
+    void checkSubscribe(Subscribers subscribers) throws SQLException;
+
+    /** The user this reader reads the source as. */
+    String user();
+
     @Override
     void close();
 

@@ -71,6 +71,24 @@ public final class Subscribers {
         }
     }
 
+    /** Runs the subscriber's writes so that they match no row: the database refuses them when the user may not. */
+    void checkWrite(Connection source) throws SQLException {
+        try (java.sql.Statement s = source.createStatement()) {
+            s.executeUpdate("UPDATE " + table + " SET position = position, updated_at = " + schema.now() + " WHERE 1 = 0");
+            s.executeUpdate("INSERT INTO " + table + " (name, position, updated_at) SELECT name, position, updated_at FROM "
+                    + table + " WHERE 1 = 0");
+        }
+    }
+
+    /** The user a connection works as, for messages. */
+    static String user(Connection connection) {
+        try {
+            return connection.getMetaData().getUserName();
+        } catch (SQLException e) {
+            return "(unknown)";
+        }
+    }
+
     /** Every subscriber row. */
     public List<Subscriber> list(Connection connection) throws SQLException {
         List<Subscriber> out = new ArrayList<>();

@@ -6,7 +6,11 @@ import io.jdbcrepl.admin.PeerStatus;
 import io.jdbcrepl.apply.InboundServer;
 import io.jdbcrepl.apply.NodeAdmin;
 import io.jdbcrepl.apply.Outage;
+import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.ReplConfig;
+import io.jdbcrepl.log.DriverSchema;
+import io.jdbcrepl.log.Grants;
+import io.jdbcrepl.node.TableCatalog;
 import io.jdbcrepl.lcr.Json;
 import io.jdbcrepl.logging.DriverLog;
 import io.jdbcrepl.node.Node;
@@ -53,10 +57,40 @@ final class ApplyCommands {
     }
 
     static int install(Invocation invocation) throws SQLException {
+        if (invocation.flag("--grants")) return grants(invocation);
         Node node = node(invocation);
         new NodeAdmin(node).install();
         invocation.out.println("The driver's tables are in schema " + node.logSchema() + " of node " + node.name() + ".");
         return ExitCode.OK;
+    }
+
+    /** {@code install --grants}: reads the vendor and the schema names, changes nothing, prints the statements. */
+    private static int grants(Invocation invocation) throws SQLException {
+        ReplConfig config = config(invocation);
+        Dialect dialect = Dialect.fromSubprotocol(config.subprotocol());
+        String driverSchema;
+        String database;
+        String home;
+        try (Connection raw = ReplDriver.openDelegate(config)) {
+            driverSchema = DriverSchema.resolve(dialect, config.schema().orElse(null), raw);
+            home = TableCatalog.currentSchema(raw, dialect);
+            database = raw.getCatalog();
+        }
+        Grants grants = new Grants(dialect, driverSchema, database, home);
+        for (String line : grants.statements(config.node().orElseThrow(), userOption(invocation, "--app-user", "repl_app"),
+                userOption(invocation, "--apply-user", "repl_apply"), userOption(invocation, "--reader-user", "repl_reader"))) {
+            invocation.out.println(line);
+        }
+        return ExitCode.OK;
+    }
+
+    private static String userOption(Invocation invocation, String option, String fallback) throws SQLException {
+        String value = invocation.value(option);
+        if (value == null) return fallback;
+        if (value.isBlank() || value.chars().anyMatch(c -> c == '\'' || c == '"' || c == '`' || c == ';' || Character.isWhitespace(c))) {
+            throw new SQLException(option + " '" + value + "' is not a user name: no quotes, blanks or semicolons", "22023");
+        }
+        return value;
     }
 
     static int await(Invocation invocation) throws SQLException, UsageException {
@@ -85,10 +119,12 @@ final class ApplyCommands {
             out.printf("%-12s %-12s %10d %8d %6d %7d  %s%n", p.peer(), p.state(), p.lagTransactions(), p.lagSeconds(),
                     p.queueDepth(), p.errorCount(), p.positionApplied() == null ? "-" : p.positionApplied());
             if (p.lastError() != null) out.println("  last error: " + p.lastError());
+            if (p.subscribeDenied() != null) out.println("  purge at " + p.peer() + " not permitted: " + p.subscribeDenied());
         }
         if (!status.droppedSubscribers().isEmpty()) {
             out.println("Dropped subscribers (silent longer than repl.retention): " + String.join(", ", status.droppedSubscribers()));
         }
+        if (status.purgeBlocked() != null) out.println("Purge blocked: " + status.purgeBlocked());
         if (!status.keylessTables().isEmpty()) {
             out.println("Tables without primary key, replicated by every comparable column: "
                     + String.join(", ", status.keylessTables()));
@@ -110,10 +146,12 @@ final class ApplyCommands {
             m.put("queueDepth", new java.math.BigDecimal(p.queueDepth()));
             m.put("errorCount", new java.math.BigDecimal(p.errorCount()));
             m.put("lastError", p.lastError());
+            m.put("subscribeDenied", p.subscribeDenied());
             return m;
         }).toList());
         out.put("droppedSubscribers", List.copyOf(status.droppedSubscribers()));
         out.put("keylessTables", List.copyOf(status.keylessTables()));
+        out.put("purgeBlocked", status.purgeBlocked());
         return out;
     }
 

@@ -122,8 +122,18 @@ final class Commands {
                     Creates the driver's schema (repl.schema: repl, or <database>_repl on
                     MariaDB/MySQL) when missing and its tables in it, as repl.install=auto does on
                     the first connection; tables that exist already are left as they are, so
-                    running it twice is harmless.""",
-                    CONNECTION, Command.Check.NONE, ApplyCommands::install));
+                    running it twice is harmless.
+                    With --grants it creates nothing: it prints, for the database the URL names,
+                    the GRANT statements of least privilege for the application user, the apply
+                    user and the peer-reading user (CREATE ROLE/USER as comments), to run as the
+                    owner of the driver's tables. MariaDB/MySQL users are name@host (host %
+                    when omitted).""",
+                    with(CONNECTION, Option.flag("--grants", "print the GRANT statements of each role; change nothing"),
+                            Option.value("--app-user", "name", "the application's user (default repl_app)"),
+                            Option.value("--apply-user", "name", "the apply side's user (default repl_apply)"),
+                            Option.value("--reader-user", "name",
+                                    "the user the peers read this node's log with (default repl_reader)")),
+                    Commands::checkGrants, ApplyCommands::install));
 
     private Commands() {}
 
@@ -152,6 +162,13 @@ final class Commands {
         if (!urls.isEmpty() && invocation.value("--nodes") != null && nodes != urls.size()) {
             throw new UsageException("'demo' got --nodes " + nodes + " and " + urls.size() + " --url options; give one or"
                     + " the other (--url once per node)");
+        }
+    }
+
+    private static void checkGrants(Invocation invocation) throws UsageException {
+        if (invocation.flag("--grants")) return;
+        for (String option : List.of("--app-user", "--apply-user", "--reader-user")) {
+            if (invocation.value(option) != null) throw new UsageException("option '" + option + "' goes with --grants");
         }
     }
 

@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class Node {
 
     private static final int MAX_NODES = 64;
-    /** Node per (node name, database URL, schema); bounded, least recently used first out. */
+    /** Node per (node name, database URL, schema, user); bounded, least recently used first out. */
     private static final Map<String, Node> NODES = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, Node> eldest) {
@@ -63,7 +63,7 @@ public final class Node {
     /** Counts {@link #closeAll}: a lease taken before it is not counted any more; guarded by NODES. */
     private static long generation;
 
-    /** Node name, database URL and schema: the key of {@link #NODES}, {@link #LEASES} and the inbound servers. */
+    /** Node name, database URL, schema and user: the key of {@link #NODES}, {@link #LEASES} and the inbound servers. */
     private final String key;
     private final String name;
     private final ReplConfig config;
@@ -99,7 +99,9 @@ public final class Node {
     public static Node of(ReplConfig config, Connection raw, LocalDatabase database) throws SQLException {
         Dialect dialect = dialectOf(config.delegateUrl());
         String schema = DriverSchema.resolve(dialect, config.schema().orElse(null), raw);
-        String key = config.node().orElseThrow() + "\u0000" + config.delegateUrl() + "\u0000" + schema;
+        // the user too: an application user and an apply user of one node in one JVM (SPEC 8.7) each
+        // get a node whose own connections (apply, purge) are theirs, not the first comer's
+        String key = serverKey(config, schema) + "\u0000" + config.delegateProperties().getProperty("user", "");
         synchronized (NODES) {
             Node node = NODES.get(key);
             if (node != null && node.config.replProperties().equals(config.replProperties()) && node.logExists(raw)) {
@@ -162,9 +164,21 @@ public final class Node {
         if (notifier != null) notifier.request();
     }
 
-    /** Node name, database URL and schema, as one string: what identifies the node in this JVM. */
+    /** Node name, database URL, schema and user, as one string: what identifies the node in this JVM. */
     public String key() {
         return key;
+    }
+
+    /**
+     * Node name, database URL and schema, without the user: at most one inbound server per such key
+     * runs in a JVM, whichever user's node started it, and every user's status and admin see it.
+     */
+    public String serverKey() {
+        return serverKey(config, logSchema);
+    }
+
+    private static String serverKey(ReplConfig config, String schema) {
+        return config.node().orElseThrow() + "\u0000" + config.delegateUrl() + "\u0000" + schema;
     }
 
     /**

@@ -328,6 +328,13 @@ class MainTest {
     }
 
     @Test
+    void roleNamesGoWithGrants() {
+        Result result = run("install", "--url", URL, "--reader-user", "r");
+        assertThat(result.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(result.err()).startsWith("jdbc-repl: option '--reader-user' goes with --grants");
+    }
+
+    @Test
     void demoTakesAUrlPerNodeOrNone() {
         Result one = run("demo", "--url", URL);
         assertThat(one.exitCode()).isEqualTo(ExitCode.USAGE);
