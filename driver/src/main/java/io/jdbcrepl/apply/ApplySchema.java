@@ -29,7 +29,11 @@ public final class ApplySchema {
 
     /** Creates the tables when missing ({@code repl.install=auto}); {@code none} leaves them to the install command. */
     public void install(Connection connection, InstallMode mode) throws SQLException {
-        if (mode == InstallMode.NONE || exists(connection)) return;
+        if (mode == InstallMode.NONE) return;
+        if (exists(connection)) {
+            log.addMissingColumn(connection, "repl_error_lcr", "signature", log.signatureType());
+            return;
+        }
         boolean autoCommit = connection.getAutoCommit();
         try (Statement s = connection.createStatement()) {
             if (dialect == Dialect.POSTGRESQL) {
@@ -91,7 +95,7 @@ public final class ApplySchema {
                         + " position BIGINT NOT NULL, tx_id VARCHAR(64) NOT NULL, source_node VARCHAR(128) NOT NULL,"
                         + " command_type VARCHAR(6) NOT NULL, schema_name VARCHAR(128), table_name VARCHAR(128) NOT NULL,"
                         + " old_values " + json + ", new_values " + json + ", column_types " + json + " NOT NULL,"
-                        + " change_vector " + json + ", created_at " + ts + ","
+                        + " change_vector " + json + ", created_at " + ts + ", signature " + log.signatureType() + ","
                         + " PRIMARY KEY (error_id, seq))" + engine,
                 ifNotExists + log.table("repl_conflict") + " (id " + identity + " PRIMARY KEY,"
                         + " conflict_time " + ts + " NOT NULL, source_database VARCHAR(128),"
