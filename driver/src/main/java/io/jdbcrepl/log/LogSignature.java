@@ -29,9 +29,17 @@ public final class LogSignature {
     private static final int BLOCK = 64;
 
     private final byte[] key;
+    /** Initialised with the key once; each signature works on a clone (a Mac is not thread-safe, and a lookup costs). */
+    private final Mac prototype;
 
     private LogSignature(byte[] key) {
         this.key = key;
+        try {
+            prototype = Mac.getInstance("HmacSHA256");
+            prototype.init(new SecretKeySpec(key, "HmacSHA256"));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is part of every Java runtime", e);
+        }
     }
 
     /**
@@ -93,11 +101,15 @@ public final class LogSignature {
 
     byte[] hmac(byte[] message) {
         try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(key, "HmacSHA256"));
-            return mac.doFinal(message);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("HmacSHA256 is part of every Java runtime", e);
+            return ((Mac) prototype.clone()).doFinal(message);
+        } catch (CloneNotSupportedException e) {
+            try {
+                Mac mac = Mac.getInstance("HmacSHA256");
+                mac.init(new SecretKeySpec(key, "HmacSHA256"));
+                return mac.doFinal(message);
+            } catch (GeneralSecurityException again) {
+                throw new IllegalStateException("HmacSHA256 is part of every Java runtime", again);
+            }
         }
     }
 
