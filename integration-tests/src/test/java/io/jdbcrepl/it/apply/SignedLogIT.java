@@ -148,6 +148,22 @@ class SignedLogIT extends ClusterTest {
                 .hasMessageContaining("repl.log.key").hasMessageNotContaining("tooshort");
     }
 
+    @org.junit.jupiter.api.Test
+    void aConnectionThatLostTheKeyRefusesToCaptureRatherThanWriteUnsigned() throws Exception {
+        cluster = new Cluster(databases.nodes("resetkey", Vendor.POSTGRESQL, Vendor.POSTGRESQL),
+                Map.of("repl.log.key", KEY, "repl.apply", "false"));
+        cluster.ddl(SignedLogIT::ddl);
+        try (Connection c = cluster.open(0); Statement s = c.createStatement()) {
+            s.executeUpdate("INSERT INTO employees VALUES (1, 100, 'before', NULL)");
+            s.execute("RESET ALL"); // as a pool's reset query might
+            assertThatThrownBy(() -> s.executeUpdate("INSERT INTO employees VALUES (2, 200, 'after', NULL)"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("repl.log.key is no longer set");
+        }
+        assertThat(cluster.count(0, "SELECT count(*) FROM employees")).isEqualTo(1);
+        assertThat(cluster.count(0, "SELECT count(*) FROM repl_log")).isEqualTo(1);
+        assertThat(cluster.count(0, "SELECT count(*) FROM repl_log WHERE signature IS NULL")).isZero();
+    }
+
     /** The transactions of node i's repl_log, in position order. */
     private List<String> txIds(int node) throws SQLException {
         String txId = cluster.db(node).vendor().isMariaDbServer() ? "tx_id" : "tx_id::text";
