@@ -71,7 +71,7 @@ final class Applier implements Runnable {
         this.pollMillis = node.config().applyPoll().toMillis();
         this.fkRetry = node.config().fkRetry();
         this.progress = new ProgressStore(node.changeLog());
-        this.errorQueue = new ErrorQueue(node.dialect(), node.changeLog());
+        this.errorQueue = new ErrorQueue(node.dialect(), node.changeLog(), node.config().logSignature());
         this.conflicts = new ConflictLog(node.dialect(), node.changeLog());
         this.signal = CommitSignal.of(peer.name());
     }

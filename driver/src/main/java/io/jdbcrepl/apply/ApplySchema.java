@@ -51,20 +51,13 @@ public final class ApplySchema {
         }
     }
 
-    /** Columns added to repl_progress after its first release, added to a table made before them. */
+    /** Columns added after the tables' first release, added to tables made before them. */
     private void addMissingColumns(Connection connection) throws SQLException {
-        try (Statement s = connection.createStatement()) {
-            try {
-                s.executeQuery("SELECT subscribed, rewound FROM " + log.table("repl_progress") + " WHERE 1 = 0").close();
-                return;
-            } catch (SQLException missing) {
-                if (!connection.getAutoCommit()) connection.rollback();
-            }
-            for (String column : List.of("subscribed", "rewound")) {
-                s.execute("ALTER TABLE " + log.table("repl_progress") + " ADD COLUMN IF NOT EXISTS " + column + " VARCHAR(4000)");
-            }
-            if (!connection.getAutoCommit()) connection.commit();
+        for (String column : List.of("subscribed", "rewound")) {
+            log.addMissingColumn(connection, "repl_progress", column, "VARCHAR(4000)");
         }
+        log.addMissingColumn(connection, "repl_error_lcr", "signature", log.signatureType());
+        if (!connection.getAutoCommit()) connection.commit();
     }
 
     private boolean exists(Connection connection) throws SQLException {
@@ -111,7 +104,7 @@ public final class ApplySchema {
                         + " position BIGINT NOT NULL, tx_id VARCHAR(64) NOT NULL, source_node VARCHAR(128) NOT NULL,"
                         + " command_type VARCHAR(6) NOT NULL, schema_name VARCHAR(128), table_name VARCHAR(128) NOT NULL,"
                         + " old_values " + json + ", new_values " + json + ", column_types " + json + " NOT NULL,"
-                        + " change_vector " + json + ", created_at " + ts + ","
+                        + " change_vector " + json + ", created_at " + ts + ", signature " + log.signatureType() + ","
                         + " PRIMARY KEY (error_id, seq))" + engine,
                 ifNotExists + log.table("repl_conflict") + " (id " + identity + " PRIMARY KEY,"
                         + " conflict_time " + ts + " NOT NULL, source_database VARCHAR(128),"

@@ -31,10 +31,11 @@ final class EpochSourceReader implements SourceReader {
     private long closed = -1; // every transaction with an epoch below this one is committed
     private boolean drained = true;
 
-    EpochSourceReader(Connection source, Dialect dialect, ChangeLogSchema schema, int page) throws SQLException {
+    EpochSourceReader(Connection source, Dialect dialect, ChangeLogSchema schema, int page,
+            io.jdbcrepl.log.LogSignature signature) throws SQLException {
         this.source = source;
         this.dialect = dialect;
-        this.rows = new LogRows(dialect, schema);
+        this.rows = new LogRows(dialect, schema, signature);
         this.txTable = schema.table("repl_tx");
         this.epochTable = schema.table("repl_epoch");
         this.logTable = schema.table("repl_log");

@@ -29,8 +29,12 @@ final class ErrorQueue {
     private final String errors;
     private final String lcrs;
 
-    ErrorQueue(Dialect dialect, ChangeLogSchema schema) {
+    /** repl.log.key's signer, or null. */
+    private final io.jdbcrepl.log.LogSignature signature;
+
+    ErrorQueue(Dialect dialect, ChangeLogSchema schema, io.jdbcrepl.log.LogSignature signature) {
         this.dialect = dialect;
+        this.signature = signature;
         this.errors = schema.table("repl_error");
         this.lcrs = schema.table("repl_error_lcr");
     }
@@ -44,12 +48,13 @@ final class ErrorQueue {
         try (PreparedStatement ps = local.prepareStatement(insertLcr())) {
             int[] pending = {0};
             // As stored at the source: an LCR that cannot be decoded is kept readable as it is.
-            count = reader.storedLcrs(tx.txId(), (columns, createdAt, number) -> {
+            count = reader.storedLcrs(tx.txId(), (columns, createdAt, signed, number) -> {
                 ps.setLong(1, id);
                 ps.setLong(2, number);
                 ps.setLong(3, Long.parseLong(columns[0]));
                 for (int i = 1; i < columns.length; i++) ps.setString(i + 3, storable(columns[i], i >= FIRST_JSON));
                 ps.setTimestamp(columns.length + 3, createdAt);
+                ps.setBytes(columns.length + 4, signed); // as stored: a retry checks it again (SPEC 8.7)
                 ps.addBatch();
                 if (++pending[0] == 100) {
                     ps.executeBatch();
@@ -118,17 +123,21 @@ final class ErrorQueue {
 
     private String insertLcr() {
         return "INSERT INTO " + lcrs + " (error_id, seq, " + LogRows.COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
-                + cast("?") + ", " + cast("?") + ", " + cast("?") + ", " + cast("?") + ", ?)";
+                + cast("?") + ", " + cast("?") + ", " + cast("?") + ", " + cast("?") + ", ?, ?)";
     }
 
     private String cast(String param) {
         return dialect == Dialect.POSTGRESQL ? param + "::json" : param;
     }
 
-    private static void bind(PreparedStatement ps, long id, long number, RowLcr lcr) throws SQLException {
+    private void bind(PreparedStatement ps, long id, long number, RowLcr lcr) throws SQLException {
         Map<String, Object> types = new LinkedHashMap<>();
         for (Map.Entry<String, TypedValue> e : lcr.oldValues().asMap().entrySet()) types.put(e.getKey(), e.getValue().type().logName());
         for (Map.Entry<String, TypedValue> e : lcr.newValues().asMap().entrySet()) types.put(e.getKey(), e.getValue().type().logName());
+        String oldJson = lcr.oldValues().isEmpty() ? null : lcr.oldValues().valuesJson();
+        String newJson = lcr.newValues().isEmpty() ? null : lcr.newValues().valuesJson();
+        String typesJson = Json.write(types);
+        String vectorJson = Json.write(lcr.changeVector());
         int i = 0;
         ps.setLong(++i, id);
         ps.setLong(++i, number);
@@ -138,10 +147,14 @@ final class ErrorQueue {
         ps.setString(++i, lcr.commandType().name());
         ps.setString(++i, lcr.objectOwner());
         ps.setString(++i, lcr.objectName());
-        ps.setString(++i, lcr.oldValues().isEmpty() ? null : lcr.oldValues().valuesJson());
-        ps.setString(++i, lcr.newValues().isEmpty() ? null : lcr.newValues().valuesJson());
-        ps.setString(++i, Json.write(types));
-        ps.setString(++i, Json.write(lcr.changeVector()));
+        ps.setString(++i, oldJson);
+        ps.setString(++i, newJson);
+        ps.setString(++i, typesJson);
+        ps.setString(++i, vectorJson);
         ps.setTimestamp(++i, lcr.commitTime() == null ? null : Timestamp.from(lcr.commitTime()));
+        // The LCR was checked when read; what is stored here is written anew, so this node signs it.
+        ps.setBytes(++i, signature == null ? null : signature.sign(lcr.position(), lcr.transactionId(),
+                lcr.sourceDatabase(), lcr.commandType().name(), lcr.objectOwner(), lcr.objectName(), typesJson,
+                vectorJson, oldJson, newJson));
     }
 }

@@ -43,11 +43,16 @@ final class ErrorQueueOperations {
     }
 
     ErrorEntry show(Connection local, long id) throws SQLException {
+        return show(local, id, false);
+    }
+
+    /** @param toApply its LCRs must carry valid signatures when repl.log.key is set (SPEC 8.7) */
+    private ErrorEntry show(Connection local, long id, boolean toApply) throws SQLException {
         try (PreparedStatement ps = local.prepareStatement(SELECT + errors + " WHERE id = ?")) {
             ps.setLong(1, id);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) throw notFound(id);
-                return entry(rs, lcrs(local, id));
+                return entry(rs, lcrs(local, id, toApply));
             }
         }
     }
@@ -62,13 +67,19 @@ final class ErrorQueueOperations {
                 rs.getString(7), rs.getString(8), created == null ? null : created.toInstant(), lcrs);
     }
 
-    private List<RowLcr> lcrs(Connection local, long id) throws SQLException {
+    private List<RowLcr> lcrs(Connection local, long id, boolean toApply) throws SQLException {
         List<RowLcr> out = new ArrayList<>();
         try (PreparedStatement ps = local.prepareStatement("SELECT " + LogRows.COLUMNS + " FROM " + lcrs
                 + " WHERE error_id = ? ORDER BY seq")) {
             ps.setLong(1, id);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
+                    String refused = toApply ? LogRows.refusal(rs, node.config().logSignature()) : null;
+                    if (refused != null) { // SPEC 8.7: still refused when retried
+                        throw new SQLException("Error queue entry " + id + ", LCR " + rs.getLong(1) + " of transaction "
+                                + rs.getString(2) + " for " + rs.getString(5) + "." + rs.getString(6) + ": " + refused,
+                                ApplyTrust.REFUSED);
+                    }
                     try {
                         out.add(LogRows.read(rs));
                     } catch (RuntimeException e) { // SPEC 8.7: kept as stored, never applicable
@@ -117,10 +128,10 @@ final class ErrorQueueOperations {
         local.setAutoCommit(false);
         try {
             lock(local, id);
-            ErrorEntry entry = show(local, id);
+            ErrorEntry entry = show(local, id, true);
             ConflictLog history = new ConflictLog(node.dialect(), node.changeLog());
             ConflictHandler handlers = new PrebuiltHandlers(node.dialect(), node.config(), node.homeSchema(), node.name(),
-                    entry.sourceDatabase(), new ErrorQueue(node.dialect(), node.changeLog()), history);
+                    entry.sourceDatabase(), new ErrorQueue(node.dialect(), node.changeLog(), node.config().logSignature()), history);
             ApplyFailure failure = apply(local, entry, handlers);
             if (failure == null) {
                 if (deleteRows(local, id) != 1) throw notFound(id);

@@ -7,6 +7,7 @@ import io.jdbcrepl.lcr.RowImage;
 import io.jdbcrepl.lcr.RowLcr;
 import io.jdbcrepl.lcr.ValueType;
 import io.jdbcrepl.log.ChangeLogSchema;
+import io.jdbcrepl.log.LogSignature;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -24,22 +25,34 @@ import java.util.Map;
 final class LogRows {
 
     static final String COLUMNS = "position, tx_id, source_node, command_type, schema_name, table_name,"
-            + " old_values, new_values, column_types, change_vector, created_at";
+            + " old_values, new_values, column_types, change_vector, created_at, signature";
 
     private static final int FETCH = 500;
 
     private final Dialect dialect;
     private final ChangeLogSchema schema;
+    /** repl.log.key's verifier, or null: no LCR is checked. */
+    private final LogSignature signature;
 
-    LogRows(Dialect dialect, ChangeLogSchema schema) {
+    LogRows(Dialect dialect, ChangeLogSchema schema, LogSignature signature) {
         this.dialect = dialect;
         this.schema = schema;
+        this.signature = signature;
+    }
+
+    /**
+     * {@link #COLUMNS} as read from a source's log: without repl.log.key here the signature is not
+     * read, so a peer whose log predates the column (an older version, {@code repl.install=none}) is
+     * still read.
+     */
+    private String columns() {
+        return signature != null ? COLUMNS : COLUMNS.replace(", signature", ", NULL AS signature");
     }
 
     /** The LCRs of one transaction, in position order; one bind parameter, the tx id. */
     String selectTransaction() {
         String txId = dialect == Dialect.POSTGRESQL ? "tx_id::text" : "tx_id";
-        String list = COLUMNS.replace("tx_id,", txId + ",");
+        String list = columns().replace("tx_id,", txId + ",");
         String param = dialect == Dialect.POSTGRESQL ? "?::xid8" : "?";
         return "SELECT " + list + " FROM " + schema.table("repl_log") + " WHERE tx_id = " + param + " ORDER BY position";
     }
@@ -75,11 +88,11 @@ final class LogRows {
             // flattened): "tx_id = ANY (array)" is planned from an estimate of rows per tx_id that,
             // on a log without statistics, turns a window of 200 transactions into a sequential
             // scan of the whole log (measured: 622 ms against 3 ms on 1.5 million LCRs).
-            sql = "SELECT " + COLUMNS.replace("tx_id,", "tx_id::text,") + " FROM unnest(?::xid8[]) AS repl_w(tx)"
+            sql = "SELECT " + columns().replace("tx_id,", "tx_id::text,") + " FROM unnest(?::xid8[]) AS repl_w(tx)"
                     + " CROSS JOIN LATERAL (SELECT * FROM " + schema.table("repl_log")
                     + " WHERE tx_id = repl_w.tx OFFSET 0) AS repl_l ORDER BY position";
         } else {
-            sql = "SELECT " + COLUMNS + " FROM " + schema.table("repl_log") + " WHERE tx_id IN ("
+            sql = "SELECT " + columns() + " FROM " + schema.table("repl_log") + " WHERE tx_id IN ("
                     + String.join(", ", java.util.Collections.nCopies(txIds.size(), "?")) + ") ORDER BY position";
         }
         try (PreparedStatement ps = source.prepareStatement(sql)) {
@@ -92,6 +105,7 @@ final class LogRows {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     try {
+                        if (refusal(rs, signature) != null) throw new IllegalStateException("refused");
                         out.computeIfAbsent(rs.getString(2), k -> new ArrayList<>()).add(read(rs));
                     } catch (RuntimeException e) {
                         undecodable.add(rs.getString(2)); // read again when applied, where its failure is queued
@@ -120,7 +134,7 @@ final class LogRows {
             ps.setString(1, txId);
             long n = 0;
             try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) sink.accept(decode(rs, txId, n + 1), ++n);
+                while (rs.next()) sink.accept(decode(rs, txId, n + 1, signature), ++n);
             }
             return n;
         }
@@ -130,7 +144,14 @@ final class LogRows {
      * The LCR of the current row, or an {@link ApplyFailure} saying why it cannot be decoded: one
      * bad LCR sends its transaction to the error queue instead of stopping the applier (SPEC 8.8).
      */
-    private static RowLcr decode(ResultSet rs, String txId, long number) throws SQLException, ApplyFailure {
+    private static RowLcr decode(ResultSet rs, String txId, long number, LogSignature signature)
+            throws SQLException, ApplyFailure {
+        String refused = refusal(rs, signature);
+        if (refused != null) {
+            throw new ApplyFailure(number, ApplyTrust.REFUSED, "LCR " + number + " (position " + rs.getLong(1)
+                    + ") of transaction " + txId + " for " + rs.getString(5) + "." + rs.getString(6) + " from source node "
+                    + rs.getString(3) + ": " + refused, null);
+        }
         try {
             return read(rs);
         } catch (RuntimeException e) {
@@ -158,16 +179,30 @@ final class LogRows {
                 while (rs.next()) {
                     String[] columns = new String[10];
                     for (int i = 0; i < columns.length; i++) columns[i] = rs.getString(i + 1);
-                    sink.accept(columns, rs.getTimestamp(11), ++n);
+                    sink.accept(columns, rs.getTimestamp(11), rs.getBytes(12), ++n);
                 }
             }
             return n;
         }
     }
 
-    /** Receives a stored LCR: the first ten of {@link #COLUMNS} as text, then created_at. */
+    /** Receives a stored LCR: the first ten of {@link #COLUMNS} as text, then created_at and the signature. */
     interface StoredSink {
-        void accept(String[] columns, java.sql.Timestamp createdAt, long number) throws SQLException;
+        void accept(String[] columns, java.sql.Timestamp createdAt, byte[] signature, long number) throws SQLException;
+    }
+
+    /**
+     * SPEC 8.7, repl.log.key: null when the current row of a result selecting {@link #COLUMNS} carries
+     * a valid signature (or no key is set here), else why not. Recomputed from the columns as stored.
+     */
+    static String refusal(ResultSet rs, LogSignature signature) throws SQLException {
+        if (signature == null) return null;
+        byte[] signed = rs.getBytes(12);
+        if (signed == null) return "unsigned LCR (repl.log.key is set here, so every LCR must carry its signature)";
+        boolean valid = signature.verify(signed, rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                rs.getString(5), rs.getString(6), rs.getString(9), rs.getString(10), rs.getString(7), rs.getString(8));
+        return valid ? null : "LCR signature does not match (not signed with this node's repl.log.key, or altered"
+                + " after it was signed)";
     }
 
     /** Column types by their JSON text: every LCR of one statement shape carries the same text. */

@@ -101,8 +101,8 @@ public final class Peers {
         try {
             String schema = logSchema(peer, source, dialect, node);
             ChangeLogSchema log = new ChangeLogSchema(dialect, schema);
-            SourceReader reader = dialect == Dialect.POSTGRESQL ? new PgSourceReader(source, log)
-                    : new EpochSourceReader(source, dialect, log, page);
+            SourceReader reader = dialect == Dialect.POSTGRESQL ? new PgSourceReader(source, log, node.config().logSignature())
+                    : new EpochSourceReader(source, dialect, log, page, node.config().logSignature());
             return new Source(reader, dialect, schema, homeSchema(source, dialect));
         } catch (SQLException e) {
             source.close();

@@ -28,9 +28,9 @@ final class PgSourceReader implements SourceReader {
     private long unflushed;
     private long walWriterDelayMillis = -1;
 
-    PgSourceReader(Connection source, ChangeLogSchema schema) throws SQLException {
+    PgSourceReader(Connection source, ChangeLogSchema schema, io.jdbcrepl.log.LogSignature signature) throws SQLException {
         this.source = source;
-        this.rows = new LogRows(Dialect.POSTGRESQL, schema);
+        this.rows = new LogRows(Dialect.POSTGRESQL, schema, signature);
         this.log = schema.table("repl_log");
         // The reader's queries are small and frequent: compiling them (JIT) costs more than it saves.
         try (Statement s = source.createStatement()) {

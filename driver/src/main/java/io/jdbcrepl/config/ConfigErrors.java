@@ -40,6 +40,6 @@ final class ConfigErrors {
     static boolean looksSecret(String key) {
         String k = key.toLowerCase(Locale.ROOT);
         return k.contains("pass") || k.contains("pasw") || k.contains("pwd") || k.contains("secret")
-                || k.contains("token") || k.contains("credential");
+                || k.contains("token") || k.contains("credential") || k.contains("log.key");
     }
 }

@@ -314,6 +314,11 @@ public final class ReplConfig {
         return (Duration) value(ReplProperty.FK_RETRY);
     }
 
+    /** repl.log.key's signer (SPEC 8.7), or null when LCRs are neither signed nor checked. */
+    public io.jdbcrepl.log.LogSignature logSignature() {
+        return (io.jdbcrepl.log.LogSignature) value(ReplProperty.LOG_KEY);
+    }
+
     /** repl.peer.timeout: connect and socket timeout of every connection to a peer. */
     public Duration peerTimeout() {
         return (Duration) value(ReplProperty.PEER_TIMEOUT);

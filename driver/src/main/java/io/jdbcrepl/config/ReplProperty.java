@@ -74,6 +74,9 @@ public enum ReplProperty {
             "auto", "none"),
     KEY("repl.key.<table>", Type.COLUMNS, null, "primary key",
             "Substitute key columns of the table (Oracle `SET_KEY_COLUMNS`)."),
+    LOG_KEY("repl.log.key", Type.STRING, null, null,
+            "Shared secret (at least 16 bytes) of every node: LCRs are signed (HMAC-SHA-256) when captured, and "
+                    + "unsigned or wrongly signed LCRs go to the error queue (SQLState 42501). Never printed."),
     LOGGROUP("repl.loggroup.<table>.<group>", Type.COLUMNS, null, null,
             "A supplemental log group: old values of these columns are logged for an UPDATE that assigns one of them."),
     LOGGROUP_ALWAYS("repl.loggroup.<table>.<group>.always", Type.BOOLEAN, "false", null,
@@ -190,7 +193,7 @@ public enum ReplProperty {
 
     /** Whether its values must never be shown (messages, toString, logs, getPropertyInfo). */
     public boolean isSecret() {
-        return key.endsWith(".password");
+        return key.endsWith(".password") || key.equals("repl.log.key");
     }
 
     /** The property a concrete key belongs to: {@code repl.peer.dbs2.url} is {@link #PEER_URL}. */

@@ -22,7 +22,7 @@ public final class ReplUrl {
     private static final Pattern SUBPROTOCOL = Pattern.compile("[A-Za-z][A-Za-z0-9_+.-]*");
     /** {@code password=…} in a query string or an H2 {@code ;PASSWORD=…} setting: up to the next separator. */
     private static final Pattern SECRET_PARAM =
-            Pattern.compile("(?i)((?:^|[?&;])[^=&;?/]*(?:password|pwd)[^=&;?/]*=)[^&;#]*");
+            Pattern.compile("(?i)((?:^|[?&;])[^=&;?/]*(?:password|pwd|log\\.key)[^=&;?/]*=)[^&;#]*");
     /**
      * MySQL/MariaDB host specifications: {@code address=(host=h)(password=…)} and
      * {@code (host=h,password=…)}: up to the closing parenthesis or the next pair.
@@ -140,7 +140,7 @@ public final class ReplUrl {
     }
 
     /**
-     * The URL with password-like parameter values ({@code password=}, {@code repl.peer.x.password=},
+     * The URL with password-like parameter values ({@code password=}, {@code repl.peer.x.password=}, {@code repl.log.key=},
      * H2's {@code ;PASSWORD=}, MySQL's {@code (password=…)} host pairs) and {@code user:password@} user
      * info replaced by {@code ****}: every form the vendor drivers accept.
      */

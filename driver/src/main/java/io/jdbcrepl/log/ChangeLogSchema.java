@@ -71,6 +71,7 @@ public final class ChangeLogSchema {
             return;
         }
         if (exists(connection, "repl_log") && (dialect == Dialect.POSTGRESQL || exists(connection, "repl_epoch"))) {
+            addMissingColumn(connection, "repl_log", "signature", signatureType());
             return;
         }
         boolean autoCommit = connection.getAutoCommit();
@@ -96,6 +97,33 @@ public final class ChangeLogSchema {
                     + " (create them with the CLI's install command as a user who may)", e.getSQLState(), e);
         } finally {
             connection.setAutoCommit(autoCommit);
+        }
+    }
+
+    /** The type of the {@code signature} column (repl.log.key's HMAC-SHA-256, SPEC 8.7). */
+    public String signatureType() {
+        return dialect == Dialect.POSTGRESQL ? "bytea" : "VARBINARY(32)";
+    }
+
+    /**
+     * An install of an earlier version lacks a column added since: added (nullable, so instant on
+     * PostgreSQL and MariaDB). Looked up in the metadata first: MySQL 8 has no ADD COLUMN IF NOT EXISTS.
+     */
+    public void addMissingColumn(Connection connection, String table, String column, String type) throws SQLException {
+        String storedTable = dialect == Dialect.H2 ? table.toUpperCase() : table;
+        String storedColumn = dialect == Dialect.H2 ? column.toUpperCase() : column;
+        try (ResultSet rs = connection.getMetaData().getColumns(dialect == Dialect.MYSQL ? schema : null,
+                dialect == Dialect.MYSQL ? null : schema, storedTable, storedColumn)) {
+            while (rs.next()) {
+                if (storedColumn.equals(rs.getString("COLUMN_NAME"))) return;
+            }
+        }
+        try (Statement s = connection.createStatement()) {
+            s.execute("ALTER TABLE " + table(table) + " ADD COLUMN " + quote(storedColumn) + " " + type);
+        } catch (SQLException e) {
+            throw new SQLException("Could not add the column " + column + " to the driver's table " + schema + "." + table
+                    + " (installed by an earlier version): " + e.getMessage() + " (add it as a user who may: ALTER TABLE "
+                    + table(table) + " ADD COLUMN " + quote(storedColumn) + " " + type + ")", e.getSQLState(), e);
         }
     }
 
@@ -139,6 +167,7 @@ public final class ChangeLogSchema {
                             + " user_name varchar(128) NOT NULL DEFAULT current_user,"
                             + " tag bytea,"
                             + " created_at timestamptz NOT NULL DEFAULT clock_timestamp(),"
+                            + " signature bytea,"
                             + " PRIMARY KEY (tx_id, position))");
             case MYSQL -> List.of(
                     "CREATE TABLE IF NOT EXISTS " + table("repl_log") + " ("
@@ -155,6 +184,7 @@ public final class ChangeLogSchema {
                             + " user_name VARCHAR(128) NOT NULL DEFAULT (CURRENT_USER()),"
                             + " tag VARBINARY(2000),"
                             + " created_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),"
+                            + " signature VARBINARY(32),"
                             + " KEY repl_log_tx (tx_id)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",
                     "CREATE TABLE IF NOT EXISTS " + table("repl_tx") + " ("
                             + "tx_id VARCHAR(64) NOT NULL PRIMARY KEY,"
@@ -179,7 +209,8 @@ public final class ChangeLogSchema {
                             + " CHANGE_VECTOR VARCHAR(100000),"
                             + " USER_NAME VARCHAR(128) DEFAULT CURRENT_USER NOT NULL,"
                             + " TAG VARBINARY(2000),"
-                            + " CREATED_AT TIMESTAMP(6) WITH TIME ZONE DEFAULT CURRENT_TIMESTAMP(6) NOT NULL)",
+                            + " CREATED_AT TIMESTAMP(6) WITH TIME ZONE DEFAULT CURRENT_TIMESTAMP(6) NOT NULL,"
+                            + " SIGNATURE VARBINARY(32))",
                     "CREATE INDEX IF NOT EXISTS " + quote("REPL_LOG_TX") + " ON " + table("repl_log") + " (TX_ID)",
                     "CREATE TABLE IF NOT EXISTS " + table("repl_tx") + " ("
                             + "TX_ID VARCHAR(64) NOT NULL PRIMARY KEY,"

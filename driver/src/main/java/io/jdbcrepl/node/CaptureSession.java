@@ -63,16 +63,49 @@ public final class CaptureSession implements ConnectionInterceptor {
         this.node = node;
         this.raw = raw;
         if (node.dialect() == Dialect.POSTGRESQL) {
-            this.postgres = new PostgresCapture(node.changeLog().table("repl_log"), node.name());
+            String logTable = node.changeLog().table("repl_log");
+            io.jdbcrepl.log.LogSignature signature = node.config().logSignature();
+            this.postgres = new PostgresCapture(logTable, node.name(),
+                    signature == null ? null : useLogKey(raw, logTable, signature));
             this.locking = null;
             this.transaction = null;
         } else {
             if (node.dialect() == Dialect.MYSQL) requireMariaDb(raw);
             this.postgres = null;
             this.locking = new LockingPlanner(LockingDialect.of(node.dialect()));
-            this.transaction = new LockingTransaction(node.dialect(), node.changeLog());
+            this.transaction = new LockingTransaction(node.dialect(), node.changeLog(), node.config().logSignature());
         }
         this.lease = node.lease();
+    }
+
+    /**
+     * PostgreSQL with repl.log.key: the key's HMAC pads become settings of this session, bound as
+     * parameters (never in SQL text, see {@link PostgresCapture#INNER_PAD_SETTING}), for the capturing
+     * statements to sign with; committed at once, so that no later rollback takes them back. Returns
+     * the sequence of repl_log's position column, which signed statements draw from explicitly.
+     */
+    private static String useLogKey(Connection raw, String logTable, io.jdbcrepl.log.LogSignature signature)
+            throws SQLException {
+        java.util.HexFormat hex = java.util.HexFormat.of();
+        String sequence;
+        try (java.sql.PreparedStatement ps = raw.prepareStatement("SELECT pg_get_serial_sequence(?, 'position'),"
+                + " set_config(?, ?, false), set_config(?, ?, false)")) {
+            ps.setString(1, logTable);
+            ps.setString(2, PostgresCapture.INNER_PAD_SETTING);
+            ps.setString(3, hex.formatHex(signature.innerPad()));
+            ps.setString(4, PostgresCapture.OUTER_PAD_SETTING);
+            ps.setString(5, hex.formatHex(signature.outerPad()));
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                sequence = rs.getString(1);
+            }
+        }
+        if (!raw.getAutoCommit()) raw.commit();
+        if (sequence == null) {
+            throw new SQLException("repl.log.key: " + logTable + ".position has no sequence; the driver's change log"
+                    + " was not created by the driver", "55000");
+        }
+        return sequence;
     }
 
     /** The connection closed (or was never handed out): the node may stop its background work. */

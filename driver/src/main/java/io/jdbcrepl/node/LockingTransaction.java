@@ -10,7 +10,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import io.jdbcrepl.capture.locking.LogInsert;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -38,9 +40,12 @@ final class LockingTransaction {
     private final String logInsert;
     private String txId;
     private String poisoned;
+    /** repl.log.key's signer, or null: LCRs are not signed. */
+    private final io.jdbcrepl.log.LogSignature signature;
 
-    LockingTransaction(Dialect dialect, ChangeLogSchema log) {
+    LockingTransaction(Dialect dialect, ChangeLogSchema log, io.jdbcrepl.log.LogSignature signature) {
         this.dialect = dialect;
+        this.signature = signature;
         this.log = log;
         this.logTable = log.table("repl_log");
         this.txTable = log.table("repl_tx");
@@ -69,7 +74,43 @@ final class LockingTransaction {
             throw new SQLException("This transaction cannot commit: a captured statement failed half-way (" + poisoned
                     + "); roll it back", "40000");
         }
+        sign(connection);
         stamp(connection);
+    }
+
+    /**
+     * repl.log.key (SPEC 8.7): signs the transaction's LCRs, read back as stored, with the positions
+     * the database gave them (AUTO_INCREMENT, identity), which only exist once they are inserted. In
+     * Java, so that the key never travels to the server, and on the exact text the verifier reads.
+     */
+    private void sign(Connection connection) throws SQLException {
+        if (signature == null || txId == null) return;
+        List<long[]> positions = new ArrayList<>();
+        List<byte[]> signatures = new ArrayList<>();
+        try (PreparedStatement ps = connection.prepareStatement("SELECT " + col("position") + ", tx_id, source_node,"
+                + " command_type, schema_name, table_name, old_values, new_values, column_types, change_vector FROM "
+                + logTable + " WHERE tx_id = ? AND signature IS NULL")) {
+            ps.setString(1, txId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    positions.add(new long[] {rs.getLong(1)});
+                    signatures.add(signature.sign(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                            rs.getString(5), rs.getString(6), rs.getString(9), rs.getString(10), rs.getString(7),
+                            rs.getString(8)));
+                }
+            }
+        }
+        if (positions.isEmpty()) return;
+        try (PreparedStatement ps = connection.prepareStatement("UPDATE " + logTable + " SET signature = ? WHERE "
+                + col("position") + " = ?")) {
+            for (int i = 0; i < positions.size(); i++) {
+                ps.setBytes(1, signatures.get(i));
+                ps.setLong(2, positions.get(i)[0]);
+                if (positions.size() == 1) ps.executeUpdate();
+                else ps.addBatch();
+            }
+            if (positions.size() > 1) ps.executeBatch();
+        }
     }
 
     /** Whether the transaction has captured something not yet committed. */
@@ -90,6 +131,10 @@ final class LockingTransaction {
      */
     void commitOwn(Connection connection, ChangeLogWriter pending) throws SQLException {
         if (poisoned != null) beforeCommit(connection); // throws
+        if (signature != null) { // the last LCRs first: they are signed with their positions
+            pending.flush();
+            sign(connection);
+        }
         StringBuilder sql = new StringBuilder(1024).append(BLOCK_START)
                 .append("DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;\n");
         int mark = sql.length();

@@ -410,4 +410,18 @@ class ReplConfigTest {
         assertThat(c.peer("b").password()).isEqualTo("s3cret");
         assertThat(c.delegateUrl()).isEqualTo("jdbc:postgresql://h/db?password=topsecret");
     }
+
+    @Test
+    void theLogKeyIsMaskedAndCheckedWithoutShowingIt() throws Exception {
+        ReplConfig c = ReplConfig.load("jdbc:repl:h2:mem:x?repl.node=a&repl.log.key=sixteen-bytes-or-more", null);
+        assertThat(c.logSignature()).isNotNull();
+        String all = c + " " + c.replProperties() + " " + c.logSignature();
+        assertThat(all).doesNotContain("sixteen-bytes-or-more");
+        assertThat(c.replProperties()).containsEntry("repl.log.key", "****");
+        assertThat(ReplUrl.mask("jdbc:repl:h2:mem:x?repl.log.key=sixteen-bytes-or-more&repl.node=a"))
+                .isEqualTo("jdbc:repl:h2:mem:x?repl.log.key=****&repl.node=a");
+        SQLException e = fails("22023", "repl.log.key", "short-key");
+        assertThat(e.getMessage()).contains("repl.log.key", "16 bytes").doesNotContain("short-key");
+        assertThat(ReplConfig.load("jdbc:repl:h2:mem:x?repl.node=a", null).logSignature()).isNull();
+    }
 }

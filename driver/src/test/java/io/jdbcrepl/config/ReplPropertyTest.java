@@ -46,7 +46,7 @@ class ReplPropertyTest {
                 "repl.handler.<name>.resolution", "repl.handler.<name>.operation", "repl.handler.<name>.conflict",
                 "repl.dmlhandler.<name>.table", "repl.dmlhandler.<name>.operation",
                 "repl.dmlhandler.<name>.class", "repl.dmlhandler.<name>.error_handler",
-                "repl.fk.retry", "repl.retention", "repl.peer.timeout");
+                "repl.fk.retry", "repl.retention", "repl.peer.timeout", "repl.log.key");
     }
 
     @ParameterizedTest
@@ -112,9 +112,9 @@ class ReplPropertyTest {
     }
 
     @Test
-    void onlyThePeerPasswordIsSecret() {
+    void onlyThePeerPasswordAndTheLogKeyAreSecret() {
         assertThat(Arrays.stream(ReplProperty.values()).filter(ReplProperty::isSecret))
-                .containsExactly(ReplProperty.PEER_PASSWORD);
+                .containsExactly(ReplProperty.LOG_KEY, ReplProperty.PEER_PASSWORD);
     }
 
     @ParameterizedTest

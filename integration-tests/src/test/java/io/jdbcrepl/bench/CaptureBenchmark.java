@@ -103,16 +103,21 @@ public final class CaptureBenchmark {
         Thread dropOnExit = new Thread(this::dropDatabaseQuietly, "drop-" + database);
         Runtime.getRuntime().addShutdownHook(dropOnExit);
         List<Harness.Result> results = new ArrayList<>();
+        boolean signed = Boolean.getBoolean("bench.signed");
         try (HikariDataSource raw = pool(server.driverName, rawUrl(), false);
-             HikariDataSource repl = pool("jdbc-repl", "jdbc:repl:" + rawUrl().substring("jdbc:".length()), true)) {
+             HikariDataSource repl = pool("jdbc-repl", "jdbc:repl:" + rawUrl().substring("jdbc:".length()), true);
+             HikariDataSource keyed = signed ? pool("jdbc-repl-signed", "jdbc:repl:" + rawUrl().substring("jdbc:".length()),
+                     true, "bench-shared-secret-0123456789") : null) {
             out.println("CaptureBenchmark " + ZonedDateTime.now().withNano(0) + ", java " + Runtime.version()
                     + ", " + Runtime.getRuntime().availableProcessors() + " processors, pool " + poolSize
                     + ", database " + database);
             for (String workload : workloads) {
                 Harness.Settings settings = new Harness.Settings(threads, warmup, round, rounds);
-                List<Harness.Variant> variants = List.of(
+                List<Harness.Variant> variants = new ArrayList<>(List.of(
                         new Harness.Variant(server.driverName, operation(workload.trim(), raw)),
-                        new Harness.Variant("jdbc:repl capture", operation(workload.trim(), repl)));
+                        new Harness.Variant("jdbc:repl capture", operation(workload.trim(), repl))));
+                // bench.signed=true: also with repl.log.key (every LCR signed, SPEC 8.7)
+                if (keyed != null) variants.add(new Harness.Variant("capture + repl.log.key", operation(workload.trim(), keyed)));
                 Harness.Result result = Harness.run(workload.trim(), settings, variants, out);
                 Harness.print(result, out);
                 results.add(result);
@@ -137,6 +142,12 @@ public final class CaptureBenchmark {
             out.printf(Locale.ROOT, "%-8s threads %d: median %.0f vs %.0f ops/s, ratio %.3f (rounds %.3f..%.3f)%n",
                     r.workload(), r.settings().threads(), r.median(1), r.median(0), r.ratioOfMedians(1),
                     Harness.min(r.roundRatios(1)), Harness.max(r.roundRatios(1)));
+            if (signed) {
+                out.printf(Locale.ROOT, "%-8s threads %d: with repl.log.key median %.0f ops/s, ratio %.3f to the raw driver"
+                        + " (rounds %.3f..%.3f), %.3f of unsigned capture%n", r.workload(), r.settings().threads(),
+                        r.median(2), r.ratioOfMedians(2), Harness.min(r.roundRatios(2)), Harness.max(r.roundRatios(2)),
+                        r.median(2) / r.median(1));
+            }
         }
     }
 
@@ -232,6 +243,10 @@ public final class CaptureBenchmark {
     }
 
     private HikariDataSource pool(String name, String url, boolean capture) {
+        return pool(name, url, capture, null);
+    }
+
+    private HikariDataSource pool(String name, String url, boolean capture, String logKey) {
         HikariConfig config = new HikariConfig();
         config.setPoolName(name);
         config.setJdbcUrl(url);
@@ -240,6 +255,7 @@ public final class CaptureBenchmark {
         config.setMaximumPoolSize(poolSize);
         config.setMinimumIdle(poolSize);
         if (capture) config.addDataSourceProperty("repl.node", "bench");
+        if (logKey != null) config.addDataSourceProperty("repl.log.key", logKey);
         return new HikariDataSource(config);
     }
 

@@ -49,15 +49,40 @@ public final class PostgresCapture {
 
     private final String logTable;
     private final String node;
+    /** repl.log.key is set: the sequence behind repl_log.position, else null (LCRs are not signed). */
+    private final String positionSequence;
 
     /**
      * @param logTable the change log, quoted and qualified as it should appear in SQL
      * @param node     this node's name ({@code repl.node})
      */
     public PostgresCapture(String logTable, String node) {
+        this(logTable, node, null);
+    }
+
+    /**
+     * @param positionSequence with repl.log.key, the sequence of repl_log's position column (as
+     *                         {@code pg_get_serial_sequence} names it): every LCR is then signed in
+     *                         the capturing statement itself with the HMAC key pads of the
+     *                         session settings {@link #INNER_PAD_SETTING} and {@link #OUTER_PAD_SETTING}
+     */
+    public PostgresCapture(String logTable, String node, String positionSequence) {
         this.logTable = logTable;
         this.node = node;
+        this.positionSequence = positionSequence;
     }
+
+    /**
+     * repl.log.key's HMAC pads, hex, as settings of the capturing session (SPEC 8.7). Settings and
+     * not SQL text: pg_stat_activity shows other sessions of the same role the text of their
+     * statements, and the pads are as good as the key; a session's settings are its own. Set once
+     * per connection with bound values (so not in pg_stat_activity either); only a server that logs
+     * bound parameters (log_statement=all) would write them to its log.
+     */
+    public static final String INNER_PAD_SETTING = "jdbc_repl.log_ipad";
+    public static final String OUTER_PAD_SETTING = "jdbc_repl.log_opad";
+    /** The canonical message's prefix (io.jdbcrepl.log.LogSignature writes the rest of it the same way). */
+    public static final String MESSAGE_PREFIX = "jdbc:repl LCR v1\n";
 
     /** The plan for one statement on one table. */
     public CapturePlan plan(Dml dml, TableInfo table, CaptureSettings settings) throws SQLException {
@@ -286,7 +311,7 @@ public final class PostgresCapture {
                 + " WHERE NOT repl_changed.repl_inserted AND CAST(CASE WHEN repl_lock."
                 + oldAlias.get(conflictColumns.get(0)) + " IS NULL THEN " + literal(CONCURRENT_INSERT)
                 + " ELSE '0' END AS integer) = 0";
-        String logInsert = "INSERT INTO " + logTable + " (" + LOG_COLUMNS + ") " + inserted + " UNION ALL " + updatedRows;
+        String logInsert = logInsert(inserted + " UNION ALL " + updatedRows);
         return result(dml, table, selectItems, sql, logInsert, true);
     }
 
@@ -313,10 +338,57 @@ public final class PostgresCapture {
     public static final String CONCURRENT_INSERT = "jdbc:repl: a concurrent insert got in first, run again";
 
     private String logSelect(String command, TableInfo table, String oldJson, String newJson, LoggedColumns logged) {
-        return "SELECT " + literal(node) + ", " + literal(command) + ", " + literal(table.schema()) + ", "
-                + literal(table.name()) + ", " + oldJson + ", " + newJson + ", " + literal(typesJson(table, logged))
-                + "::json, " + (logged.changeVector().isEmpty() ? "NULL"
-                : literal(Json.write(logged.changeVector())) + "::json");
+        String vector = logged.changeVector().isEmpty() ? "NULL::json"
+                : literal(Json.write(logged.changeVector())) + "::json";
+        if (positionSequence == null) {
+            return "SELECT " + literal(node) + ", " + literal(command) + ", " + literal(table.schema()) + ", "
+                    + literal(table.name()) + ", " + oldJson + ", " + newJson + ", " + literal(typesJson(table, logged))
+                    + "::json, " + (logged.changeVector().isEmpty() ? "NULL" : vector);
+        }
+        // Signed: the defaults (position, tx_id) made explicit, so that the signature can cover them.
+        return "SELECT nextval(" + literal(positionSequence) + "::regclass) AS position, pg_current_xact_id() AS tx_id, "
+                + literal(node) + "::text AS source_node, " + literal(command) + "::text AS command_type, "
+                + literal(table.schema()) + "::text AS schema_name, " + literal(table.name()) + "::text AS table_name, "
+                + typed(oldJson) + " AS old_values, " + typed(newJson) + " AS new_values, "
+                + literal(typesJson(table, logged)) + "::json AS column_types, " + vector + " AS change_vector";
+    }
+
+    private static String typed(String json) {
+        return json.equals("NULL") ? "NULL::json" : json;
+    }
+
+    /**
+     * The INSERT into the change log of {@code select}'s rows. Signed, each row gets the HMAC-SHA-256
+     * of io.jdbcrepl.log.LogSignature's canonical message, computed here with PostgreSQL's
+     * sha256(): HMAC(K, m) = sha256(outer pad || sha256(inner pad || m)). OFFSET 0 keeps the rows a
+     * subquery of their own, so nextval runs once a row and the images are built once.
+     */
+    private String logInsert(String select) {
+        if (positionSequence == null) return "INSERT INTO " + logTable + " (" + LOG_COLUMNS + ") " + select;
+        String message = "'\\x" + java.util.HexFormat.of().formatHex(MESSAGE_PREFIX
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8)) + "'::bytea";
+        StringBuilder m = new StringBuilder(message);
+        for (String field : new String[] {"repl_s.position::text", "repl_s.tx_id::text", "repl_s.source_node",
+                "repl_s.command_type", "repl_s.schema_name", "repl_s.table_name", "repl_s.column_types::text",
+                "repl_s.change_vector::text", "repl_s.old_values::text", "repl_s.new_values::text"}) {
+            m.append(" || coalesce(int4send(octet_length(convert_to(").append(field).append(", 'UTF8'))) || convert_to(")
+                    .append(field).append(", 'UTF8'), '\\xffffffff'::bytea)");
+        }
+        return "INSERT INTO " + logTable + " (position, tx_id, " + LOG_COLUMNS + ", signature) SELECT repl_s.*, sha256("
+                + pad(OUTER_PAD_SETTING) + " || sha256(" + pad(INNER_PAD_SETTING) + " || " + m + ")) FROM (" + select
+                + " OFFSET 0) AS repl_s";
+    }
+
+    /**
+     * A pad from its session setting; a setting emptied since (RESET ALL, DISCARD ALL) fails the
+     * statement rather than sign with no key (a cast of a row-independent but non-constant text, so
+     * that it is not evaluated when planned).
+     */
+    private static String pad(String setting) {
+        String value = "current_setting(" + literal(setting) + ")";
+        return "decode(CASE WHEN " + value + " <> '' THEN " + value + " ELSE CAST(" + value + " || "
+                + literal("jdbc:repl: repl.log.key is no longer set on this connection (RESET ALL or DISCARD ALL ran):"
+                        + " open a new connection") + " AS integer)::text END, 'hex')";
     }
 
     private static final String LOG_COLUMNS = "source_node, command_type, schema_name, table_name, old_values,"
@@ -471,8 +543,7 @@ public final class PostgresCapture {
     /** {@code selectItems}: the final SELECT for generated keys, else null. */
     private CapturePlan finish(Dml dml, TableInfo table, List<String> selectItems, String change, String oldJson, String newJson,
             LoggedColumns logged) {
-        String logInsert = "INSERT INTO " + logTable + " (" + LOG_COLUMNS + ") "
-                + logSelect(dml.command().name(), table, oldJson, newJson, logged) + " FROM repl_changed";
+        String logInsert = logInsert(logSelect(dml.command().name(), table, oldJson, newJson, logged) + " FROM repl_changed");
         StringBuilder sql = new StringBuilder("WITH repl_changed AS (").append(change).append(") ");
         return result(dml, table, selectItems, sql, logInsert, false);
     }
