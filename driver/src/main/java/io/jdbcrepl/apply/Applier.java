@@ -300,11 +300,24 @@ final class Applier implements Runnable {
             state = State.REWOUND;
             return true;
         }
-        String evidence = Rewind.checkSubscriber(written, r.subscription(s, node.name()));
+        String evidence = written == null ? null : Rewind.checkSubscriber(written, subscription(r, s));
         if (evidence == null) evidence = Rewind.check(at, r.mark());
         if (evidence == null) return false;
         rewound(l, evidence);
         return true;
+    }
+
+    /**
+     * This node's row in the source's repl_subscriber; null when it has none. A reader that may not
+     * read it (least privileges, said by subscribe) has written nothing there since, so nothing to compare.
+     */
+    private Position subscription(SourceReader r, Subscribers s) throws SQLException {
+        try {
+            return r.subscription(s, node.name());
+        } catch (SQLException e) {
+            if (!SqlErrors.permissionDenied(e)) throw e;
+            return null;
+        }
     }
 
     /** The source went back in time: nothing more is applied from it, and status says why. */

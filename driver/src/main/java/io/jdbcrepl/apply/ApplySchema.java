@@ -53,11 +53,18 @@ public final class ApplySchema {
 
     /** Columns added after the tables' first release, added to tables made before them. */
     private void addMissingColumns(Connection connection) throws SQLException {
-        for (String column : List.of("subscribed", "rewound")) {
-            log.addMissingColumn(connection, "repl_progress", column, "VARCHAR(4000)");
+        try {
+            for (String column : List.of("subscribed", "rewound")) {
+                log.addMissingColumn(connection, "repl_progress", column, "VARCHAR(4000)");
+            }
+            log.addMissingColumn(connection, "repl_error_lcr", "signature", log.signatureType());
+            if (!connection.getAutoCommit()) connection.commit();
+        } catch (SQLException e) {
+            // The application's user (least privileges) may not even see these tables: the apply
+            // user, or install as their owner, adds what is missing.
+            if (!SqlErrors.permissionDenied(e)) throw e;
+            if (!connection.getAutoCommit()) connection.rollback();
         }
-        log.addMissingColumn(connection, "repl_error_lcr", "signature", log.signatureType());
-        if (!connection.getAutoCommit()) connection.commit();
     }
 
     private boolean exists(Connection connection) throws SQLException {

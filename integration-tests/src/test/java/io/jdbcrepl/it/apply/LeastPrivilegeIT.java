@@ -125,7 +125,9 @@ class LeastPrivilegeIT extends ClusterTest {
                     || !l.contains(role(vendor, readOnly))).collect(java.util.stream.Collectors.joining("\n"));
             runGrants(dbs.get(0), readOnlyGrants.replace(role(vendor, app), "NOBODY").replace(role(vendor, apply), "NOBODY"),
                     true, created);
+            // n2 starts over as n1's subscriber (the documented reset: both rows go, or n2 would see n1 as rewound)
             admin(dbs.get(0), dbs.get(0).driverTables("DELETE FROM repl_subscriber"));
+            admin(dbs.get(1), dbs.get(1).driverTables("DELETE FROM repl_progress"));
             cluster.with(1, Map.of("repl.peer.n1.user", readOnly, "repl.peer.n1.password", PASSWORD));
             String log;
             try (LogCapture capture = LogCapture.start();
