@@ -29,6 +29,14 @@ final class Applier implements Runnable {
     private static final long SUBSCRIBE_DENIED_RETRY_MILLIS = 60_000;
 
     /**
+     * How long a local transaction of the applier should hold its row locks, from its first LCR to
+     * its commit: longer ones, mostly waiting for the application's locks on hot rows, hold up every
+     * application transaction on the rows they already changed (issue 17), so the next groups are
+     * made smaller, down to one source transaction, and grow back while they commit in time.
+     */
+    static final long GROUP_HOLD_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(20);
+
+    /**
      * PAUSED: a passing failure here (a full disk, a read-only database, ...), retried with backoff.
      * DROPPED: the source dropped this node as a subscriber; REWOUND: the source went back in time.
      * Both stop applying from that source until a person has repaired it.
@@ -38,6 +46,8 @@ final class Applier implements Runnable {
     private final Node node;
     private final PeerConfig peer;
     private final int batchLcrs;
+    /** LCRs per local transaction now: batchLcrs, less while groups hold their locks too long; applier thread only. */
+    private int groupLcrs;
     private final long pollMillis;
     private final java.time.Duration fkRetry;
     private final ProgressStore progress;
@@ -68,6 +78,7 @@ final class Applier implements Runnable {
         this.peer = peer;
         this.outage = new Outage(LOG, "applying from " + peer.name() + " to " + node.name());
         this.batchLcrs = node.config().applyBatch();
+        this.groupLcrs = batchLcrs;
         this.pollMillis = node.config().applyPoll().toMillis();
         this.fkRetry = node.config().fkRetry();
         this.progress = new ProgressStore(node.changeLog());
@@ -391,6 +402,8 @@ final class Applier implements Runnable {
     private static final class Group {
         /** The position before its first transaction (a foreign key retry commits up to a transaction). */
         final Position start;
+        /** System.nanoTime() when its first transaction began to be applied. */
+        long began;
         final java.util.List<SourceTx> txs = new java.util.ArrayList<>();
         boolean careful;
         int applied;
@@ -418,6 +431,7 @@ final class Applier implements Runnable {
             while (!stopped && (tx = batch.next()) != null) {
                 any = true;
                 read = tx.after();
+                if (group.txs.isEmpty()) group.began = System.nanoTime();
                 group.txs.add(tx);
                 group.lastTx = tx.txId();
                 if (group.careful) {
@@ -431,7 +445,7 @@ final class Applier implements Runnable {
                     }
                 }
                 last = tx.after();
-                if (group.lcrs >= batchLcrs) {
+                if (group.lcrs >= groupLcrs) {
                     finish(l, r, rows, group, last);
                     group = new Group(last);
                 }
@@ -584,5 +598,8 @@ final class Applier implements Runnable {
         progress.advance(l, peer.name(), applied, to, group.lastTx, group.applied, group.queued);
         l.commit();
         applied = to;
+        if (group.txs.isEmpty()) return;
+        if (System.nanoTime() - group.began > GROUP_HOLD_NANOS) groupLcrs = Math.max(1, groupLcrs / 2);
+        else if (group.lcrs >= groupLcrs) groupLcrs = Math.min(batchLcrs, groupLcrs * 2);
     }
 }

@@ -115,6 +115,48 @@ class PeerOutageIT {
     }
 
     /**
+     * Issue 17's recovery figure: after a black-holed peer heals, the applier applies again within
+     * the backoff cap (30 s, Applier.MAX_BACKOFF_MILLIS) plus 5 s, whatever its backoff had reached.
+     * The outage lasts long enough (12 s) for the backoff to pass several seconds; the time from heal
+     * to the first row applied is printed as the figure.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(names = {"POSTGRESQL", "MARIADB"})
+    void applyingResumesWithinTheBackoffCapAfterTheOutage(Vendor vendor) throws Exception {
+        List<TestDatabase> dbs = DATABASES.nodes(vendor, "recovery", 2);
+        TestDatabase source = dbs.get(0);
+        TestDatabase peer = dbs.get(1);
+        for (TestDatabase db : dbs) exec(db, "CREATE TABLE c (id int PRIMARY KEY, n bigint NOT NULL)");
+        URI target = URI.create(source.rawUrl().substring("jdbc:".length()));
+        try (TcpProxy proxy = new TcpProxy(target.getHost(), target.getPort());
+             Cluster cleanup = new Cluster(dbs);
+             Connection writer = DriverManager.getConnection(source.replUrl(Map.of("repl.node", "n1")), source.credentials());
+             Connection reader = DriverManager.getConnection(peerUrl(peer, source, proxy,
+                     Map.of("repl.peer.timeout", "3s")), peer.credentials())) {
+            ReplAdmin admin = reader.unwrap(ReplAdmin.class);
+            insert(writer, 0, 10);
+            admin.waitForPeers(WAIT);
+
+            proxy.blackHole();
+            insert(writer, 10, 20);
+            Thread.sleep(12_000);
+            assertThat(admin.status().peers().get(0).state()).isEqualTo("UNREACHABLE");
+            proxy.heal();
+            long healed = System.nanoTime();
+            while (count(peer, "SELECT COUNT(*) FROM c") < 20) {
+                assertThat(Duration.ofNanos(System.nanoTime() - healed)).as("applying again after the heal")
+                        .isLessThan(Duration.ofSeconds(35));
+                Thread.sleep(20);
+            }
+            Duration recovery = Duration.ofNanos(System.nanoTime() - healed);
+            System.out.println("PeerOutageIT " + vendor + ": applying again " + recovery.toMillis()
+                    + " ms after the heal (12 s outage; cap 30 s + 5 s)");
+            admin.waitForPeers(WAIT);
+            assertThat(count(peer, "SELECT SUM(n) FROM c")).isEqualTo(count(source, "SELECT SUM(n) FROM c"));
+        }
+    }
+
+    /**
      * A consumer partitioned away in the middle of closing an epoch on a MariaDB source (its
      * {@code UPDATE repl_epoch} waiting for a committing transaction's shared lock when its network
      * goes): the source's application commits on, without waiting for any lock the lost consumer's
