@@ -8,11 +8,8 @@ import io.jdbcrepl.admin.ReplAdmin;
 import io.jdbcrepl.it.support.Vendor;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -50,17 +47,18 @@ class HostilePeerIT extends ClusterTest {
         // one captured transaction per forged kind, each the template of its forgery
         for (int id = 11; id <= 16; id++) cluster.execute(0, "INSERT INTO employees VALUES (" + id + ", 100)");
         cluster.execute(0, "INSERT INTO secret VALUES (1, 'hidden')");
-        List<String> templates = txIds(0);
+        ForgedLog forger = new ForgedLog(cluster.db(0), LOG_COLUMNS);
+        List<String> templates = forger.txIds();
         assertThat(templates).hasSize(7);
 
         boolean pg = !source.isMariaDbServer();
-        forge(source, templates.get(0), "source_node", "'intruder'");
-        forge(source, templates.get(1), "schema_name", "'SYS'");
-        forge(source, templates.get(2), "table_name", "'repl_progress'");
-        forge(source, templates.get(3), "command_type", "'MERGE'");
-        forge(source, templates.get(4), "column_types",
+        forger.forge(templates.get(0), "source_node", "'intruder'");
+        forger.forge(templates.get(1), "schema_name", "'SYS'");
+        forger.forge(templates.get(2), "table_name", "'repl_progress'");
+        forger.forge(templates.get(3), "command_type", "'MERGE'");
+        forger.forge(templates.get(4), "column_types",
                 pg ? "REPLACE(column_types::text, 'DECIMAL', 'BOGUS')::json" : "REPLACE(column_types, 'DECIMAL', 'BOGUS')");
-        forge(source, templates.get(5), "schema_name", "'" + n2DriverSchema + "'");
+        forger.forge(templates.get(5), "schema_name", "'" + n2DriverSchema + "'");
         cluster.execute(0, "INSERT INTO employees VALUES (99, 1)"); // legitimate, after all of them
 
         cluster.admin(1).startApply();
@@ -95,52 +93,6 @@ class HostilePeerIT extends ClusterTest {
         assertThat(n2.errors()).hasSize(7).allSatisfy(e -> assertThat(e.errorCode()).isEqualTo("42501"));
         assertThat(cluster.rows(1, "employees", "employee_id")).containsExactly("employee_id=99, salary=1");
         assertThat(cluster.count(1, "SELECT count(*) FROM secret")).isZero();
-    }
-
-    /** The transactions of node i's repl_log, in position order. */
-    private List<String> txIds(int node) throws SQLException {
-        String txId = cluster.db(node).vendor().isMariaDbServer() ? "tx_id" : "tx_id::text";
-        List<String> out = new ArrayList<>();
-        try (Connection c = cluster.db(node).openRaw(); Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT " + txId + " FROM " + cluster.db(node).driverTable("repl_log") + " GROUP BY tx_id ORDER BY MIN(position)")) {
-            while (rs.next()) out.add(rs.getString(1));
-        }
-        return out;
-    }
-
-    /**
-     * As any user of n1 could: copies a captured transaction's LCRs into a transaction of its own with
-     * {@code column} set to {@code expression}, and removes the original (MariaDB: with repl_tx rows
-     * for commit order, as capture writes them).
-     */
-    private void forge(Vendor source, String template, String column, String expression) throws SQLException {
-        String log = cluster.db(0).driverTable("repl_log");
-        String txs = cluster.db(0).driverTable("repl_tx");
-        String select = "SELECT " + LOG_COLUMNS.replace(column, expression) + " FROM " + log + " WHERE tx_id = ";
-        try (Connection c = cluster.db(0).openRaw()) {
-            c.setAutoCommit(false);
-            if (source.isMariaDbServer()) {
-                String forged = "forged-" + template;
-                update(c, "INSERT INTO " + log + " (tx_id, " + LOG_COLUMNS + ") " + select.replace("SELECT ", "SELECT ?, ")
-                        + "? ORDER BY position", forged, template);
-                update(c, "INSERT INTO " + txs + " (tx_id, epoch, last_position) SELECT ?, epoch,"
-                        + " (SELECT MAX(position) FROM " + log + " WHERE tx_id = ?) FROM "
-                        + cluster.db(0).driverTable("repl_epoch") + " WHERE id = 1", forged, forged);
-                update(c, "DELETE FROM " + txs + " WHERE tx_id = ?", template);
-                update(c, "DELETE FROM " + log + " WHERE tx_id = ?", template);
-            } else {
-                update(c, "INSERT INTO " + log + " (" + LOG_COLUMNS + ") " + select + "?::xid8 ORDER BY position", template);
-                update(c, "DELETE FROM " + log + " WHERE tx_id = ?::xid8", template);
-            }
-            c.commit();
-        }
-    }
-
-    private static void update(Connection c, String sql, String... params) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
-            for (int i = 0; i < params.length; i++) ps.setString(i + 1, params[i]);
-            assertThat(ps.executeUpdate()).as(sql).isPositive();
-        }
     }
 
     private void raw(int node, String sql) throws SQLException {

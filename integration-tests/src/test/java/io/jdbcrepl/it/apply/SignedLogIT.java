@@ -13,7 +13,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -98,16 +97,17 @@ class SignedLogIT extends ClusterTest {
                 Map.of("repl.log.key", KEY, "repl.apply", "false"));
         cluster.ddl(SignedLogIT::ddl);
         for (int id = 11; id <= 14; id++) cluster.execute(0, "INSERT INTO employees VALUES (" + id + ", 100, 'x', NULL)");
-        List<String> templates = txIds(0);
+        ForgedLog forger = new ForgedLog(cluster.db(0), LOG_COLUMNS);
+        List<String> templates = forger.txIds();
         assertThat(templates).hasSize(4);
         Vendor source = vendors.get(0);
         boolean pg = !source.isMariaDbServer();
 
-        forge(source, templates.get(0), "signature", "NULL");                     // unsigned
-        forge(source, templates.get(1), "signature", "signature");                // replayed into another transaction
-        forge(source, templates.get(2), "new_values", pg                          // altered under its signature
+        forger.forge(templates.get(0), "signature", "NULL");                     // unsigned
+        forger.forge(templates.get(1), "signature", "signature");                // replayed into another transaction
+        forger.forge(templates.get(2), "new_values", pg                          // altered under its signature
                 ? "REPLACE(new_values::text, '100', '999')::json" : "REPLACE(new_values, '100', '999')");
-        forge(source, templates.get(3), "signature", pg ? "sha256('made up'::bytea)" : "UNHEX(SHA2('made up', 256))");
+        forger.forge(templates.get(3), "signature", pg ? "sha256('made up'::bytea)" : "UNHEX(SHA2('made up', 256))");
         cluster.execute(0, "INSERT INTO employees VALUES (99, 1, 'legit', NULL)"); // legitimate, after all of them
 
         ReplAdmin n2 = cluster.admin(1);
@@ -162,54 +162,5 @@ class SignedLogIT extends ClusterTest {
         assertThat(cluster.count(0, "SELECT count(*) FROM employees")).isEqualTo(1);
         assertThat(cluster.count(0, "SELECT count(*) FROM repl_log")).isEqualTo(1);
         assertThat(cluster.count(0, "SELECT count(*) FROM repl_log WHERE signature IS NULL")).isZero();
-    }
-
-    /** The transactions of node i's repl_log, in position order. */
-    private List<String> txIds(int node) throws SQLException {
-        String txId = cluster.db(node).vendor().isMariaDbServer() ? "tx_id" : "tx_id::text";
-        List<String> out = new ArrayList<>();
-        try (Connection c = cluster.db(node).openRaw(); Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT " + txId + " FROM " + cluster.db(node).driverTable("repl_log")
-                        + " GROUP BY tx_id ORDER BY MIN(position)")) {
-            while (rs.next()) out.add(rs.getString(1));
-        }
-        return out;
-    }
-
-    /**
-     * As any user of n1 could: copies a captured transaction's LCRs, signature included, into a
-     * transaction of its own with {@code column} set to {@code expression}, and removes the original
-     * (MariaDB: with repl_tx rows for commit order, as capture writes them). See HostilePeerIT.
-     */
-    private void forge(Vendor source, String template, String column, String expression) throws SQLException {
-        String log = cluster.db(0).driverTable("repl_log");
-        String txs = cluster.db(0).driverTable("repl_tx");
-        String select = "SELECT " + LOG_COLUMNS.replace(column + ",", expression + ",")
-                .replace(", " + column + ",", ", " + expression + ",").replaceAll(", " + column + "$", ", " + expression)
-                + " FROM " + log + " WHERE tx_id = ";
-        try (Connection c = cluster.db(0).openRaw()) {
-            c.setAutoCommit(false);
-            if (source.isMariaDbServer()) {
-                String forged = "forged-" + template;
-                update(c, "INSERT INTO " + log + " (tx_id, " + LOG_COLUMNS + ") " + select.replace("SELECT ", "SELECT ?, ")
-                        + "? ORDER BY position", forged, template);
-                update(c, "INSERT INTO " + txs + " (tx_id, epoch, last_position) SELECT ?, epoch,"
-                        + " (SELECT MAX(position) FROM " + log + " WHERE tx_id = ?) FROM "
-                        + cluster.db(0).driverTable("repl_epoch") + " WHERE id = 1", forged, forged);
-                update(c, "DELETE FROM " + txs + " WHERE tx_id = ?", template);
-                update(c, "DELETE FROM " + log + " WHERE tx_id = ?", template);
-            } else {
-                update(c, "INSERT INTO " + log + " (" + LOG_COLUMNS + ") " + select + "?::xid8 ORDER BY position", template);
-                update(c, "DELETE FROM " + log + " WHERE tx_id = ?::xid8", template);
-            }
-            c.commit();
-        }
-    }
-
-    private static void update(Connection c, String sql, String... params) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
-            for (int i = 0; i < params.length; i++) ps.setString(i + 1, params[i]);
-            assertThat(ps.executeUpdate()).as(sql).isPositive();
-        }
     }
 }
