@@ -2,6 +2,7 @@ package io.jdbcrepl.cli;
 
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.PeerConfig;
+import io.jdbcrepl.apply.Peers;
 import io.jdbcrepl.config.ReplConfig;
 import io.jdbcrepl.lcr.Json;
 import io.jdbcrepl.verify.TableVerifier;
@@ -46,13 +47,11 @@ final class VerifyCommand {
         List<Connection> open = new ArrayList<>();
         try {
             List<TableVerifier.Side> sides = new ArrayList<>();
-            sides.add(side(node, config.delegateUrl(), config.delegateProperties(), open));
+            sides.add(side(node, config.delegateUrl(), connect(node, config.delegateUrl(), config.delegateProperties()), open));
             for (String name : config.peers()) {
                 PeerConfig peer = config.peer(name);
-                Properties p = new Properties();
-                if (peer.user() != null) p.setProperty("user", peer.user());
-                if (peer.password() != null) p.setProperty("password", peer.password());
-                sides.add(side(name, peer.url(), p, open));
+                // a black-holed peer fails after repl.peer.timeout instead of hanging (SPEC 8.7)
+                sides.add(side(name, peer.url(), Peers.open(peer, config.peerTimeout()), open));
             }
             Report report = new TableVerifier(LISTED).compare(sides, invocation.value("--table"));
             if (invocation.flag(Option.JSON.name())) invocation.out.println(Json.write(json(report)));
@@ -69,14 +68,15 @@ final class VerifyCommand {
         }
     }
 
-    private static TableVerifier.Side side(String node, String url, Properties credentials, List<Connection> open)
-            throws SQLException {
-        Connection c;
+    private static Connection connect(String node, String url, Properties credentials) throws SQLException {
         try {
-            c = DriverManager.getConnection(url, credentials);
+            return DriverManager.getConnection(url, credentials);
         } catch (SQLException e) {
             throw new SQLException("Could not connect to node " + node + ": " + e.getMessage(), e.getSQLState(), e);
         }
+    }
+
+    private static TableVerifier.Side side(String node, String url, Connection c, List<Connection> open) {
         open.add(c);
         int end = url.indexOf(':', 5);
         return new TableVerifier.Side(node, c, Dialect.fromSubprotocol(end < 0 ? "" : url.substring(5, end)));

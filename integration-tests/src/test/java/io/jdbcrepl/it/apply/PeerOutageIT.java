@@ -103,6 +103,15 @@ class PeerOutageIT {
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             assertThat(took).as("status on a black-holed peer").isLessThan(timeout.multipliedBy(3));
             assertThat(status.lastError()).as("status says why").isNotNull();
+            java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+            start = System.nanoTime();
+            int verify = io.jdbcrepl.cli.Main.run(new String[] {"verify", "--url", peerUrl(peer, source, proxy,
+                    Map.of("repl.peer.timeout", "3s")), "--user", peer.user(), "--password", peer.password(), "--table", "c"},
+                    new java.io.PrintStream(java.io.OutputStream.nullOutputStream()), new java.io.PrintStream(err, true));
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("verify with a black-holed peer")
+                    .isLessThan(timeout.multipliedBy(3));
+            assertThat(verify).isNotZero();
+            assertThat(err.toString()).contains("n1");
             PeerStatus down = awaitStatus(admin, s -> "UNREACHABLE".equals(s.state()));
             assertThat(down.state()).isEqualTo("UNREACHABLE");
             assertThat(count(peer, "SELECT COUNT(*) FROM c")).isEqualTo(100);
