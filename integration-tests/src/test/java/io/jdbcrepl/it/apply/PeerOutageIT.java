@@ -39,16 +39,12 @@ class PeerOutageIT {
     @ParameterizedTest(name = "{0}")
     @EnumSource(names = {"POSTGRESQL", "MARIADB"})
     void sourceKeepsWorkingAndThePeerCatchesUp(Vendor vendor) throws Exception {
-        List<TestDatabase> dbs = DATABASES.nodes(vendor, "outage", 2);
-        TestDatabase source = dbs.get(0);
-        TestDatabase peer = dbs.get(1);
-        for (TestDatabase db : dbs) exec(db, "CREATE TABLE c (id int PRIMARY KEY, n bigint NOT NULL)");
-        URI target = URI.create(source.rawUrl().substring("jdbc:".length()));
-        try (TcpProxy proxy = new TcpProxy(target.getHost(), target.getPort());
-             Cluster cleanup = new Cluster(dbs);
-             Connection writer = DriverManager.getConnection(source.replUrl(Map.of("repl.node", "n1")), source.credentials());
-             Connection reader = DriverManager.getConnection(peerUrl(peer, source, proxy, Map.of()), peer.credentials())) {
-            ReplAdmin admin = reader.unwrap(ReplAdmin.class);
+        try (ProxiedPair pair = new ProxiedPair(vendor, "outage", Map.of())) {
+            TestDatabase source = pair.source;
+            TestDatabase peer = pair.peer;
+            TcpProxy proxy = pair.proxy;
+            Connection writer = pair.writer;
+            ReplAdmin admin = pair.admin;
             insert(writer, 0, 100);
             admin.waitForPeers(WAIT);
             assertThat(count(peer, "SELECT COUNT(*) FROM c")).isEqualTo(100);
@@ -79,18 +75,13 @@ class PeerOutageIT {
     @ParameterizedTest(name = "{0}")
     @EnumSource(names = {"POSTGRESQL", "MARIADB"})
     void aBlackHoledPeerNeverHangsStatusOrTheApplier(Vendor vendor) throws Exception {
-        List<TestDatabase> dbs = DATABASES.nodes(vendor, "blackhole", 2);
-        TestDatabase source = dbs.get(0);
-        TestDatabase peer = dbs.get(1);
-        for (TestDatabase db : dbs) exec(db, "CREATE TABLE c (id int PRIMARY KEY, n bigint NOT NULL)");
-        URI target = URI.create(source.rawUrl().substring("jdbc:".length()));
         Duration timeout = Duration.ofSeconds(3);
-        try (TcpProxy proxy = new TcpProxy(target.getHost(), target.getPort());
-             Cluster cleanup = new Cluster(dbs);
-             Connection writer = DriverManager.getConnection(source.replUrl(Map.of("repl.node", "n1")), source.credentials());
-             Connection reader = DriverManager.getConnection(peerUrl(peer, source, proxy,
-                     Map.of("repl.peer.timeout", "3s")), peer.credentials())) {
-            ReplAdmin admin = reader.unwrap(ReplAdmin.class);
+        try (ProxiedPair pair = new ProxiedPair(vendor, "blackhole", Map.of("repl.peer.timeout", "3s"))) {
+            TestDatabase source = pair.source;
+            TestDatabase peer = pair.peer;
+            TcpProxy proxy = pair.proxy;
+            Connection writer = pair.writer;
+            ReplAdmin admin = pair.admin;
             insert(writer, 0, 100);
             admin.waitForPeers(WAIT);
 
@@ -105,8 +96,7 @@ class PeerOutageIT {
             assertThat(status.lastError()).as("status says why").isNotNull();
             java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
             start = System.nanoTime();
-            int verify = io.jdbcrepl.cli.Main.run(new String[] {"verify", "--url", peerUrl(peer, source, proxy,
-                    Map.of("repl.peer.timeout", "3s")), "--user", peer.user(), "--password", peer.password(), "--table", "c"},
+            int verify = io.jdbcrepl.cli.Main.run(new String[] {"verify", "--url", pair.peerUrl, "--user", peer.user(), "--password", peer.password(), "--table", "c"},
                     new java.io.PrintStream(java.io.OutputStream.nullOutputStream()), new java.io.PrintStream(err, true));
             assertThat(Duration.ofNanos(System.nanoTime() - start)).as("verify with a black-holed peer")
                     .isLessThan(timeout.multipliedBy(3));
@@ -132,17 +122,12 @@ class PeerOutageIT {
     @ParameterizedTest(name = "{0}")
     @EnumSource(names = {"POSTGRESQL", "MARIADB"})
     void applyingResumesWithinTheBackoffCapAfterTheOutage(Vendor vendor) throws Exception {
-        List<TestDatabase> dbs = DATABASES.nodes(vendor, "recovery", 2);
-        TestDatabase source = dbs.get(0);
-        TestDatabase peer = dbs.get(1);
-        for (TestDatabase db : dbs) exec(db, "CREATE TABLE c (id int PRIMARY KEY, n bigint NOT NULL)");
-        URI target = URI.create(source.rawUrl().substring("jdbc:".length()));
-        try (TcpProxy proxy = new TcpProxy(target.getHost(), target.getPort());
-             Cluster cleanup = new Cluster(dbs);
-             Connection writer = DriverManager.getConnection(source.replUrl(Map.of("repl.node", "n1")), source.credentials());
-             Connection reader = DriverManager.getConnection(peerUrl(peer, source, proxy,
-                     Map.of("repl.peer.timeout", "3s")), peer.credentials())) {
-            ReplAdmin admin = reader.unwrap(ReplAdmin.class);
+        try (ProxiedPair pair = new ProxiedPair(vendor, "recovery", Map.of("repl.peer.timeout", "3s"))) {
+            TestDatabase source = pair.source;
+            TestDatabase peer = pair.peer;
+            TcpProxy proxy = pair.proxy;
+            Connection writer = pair.writer;
+            ReplAdmin admin = pair.admin;
             insert(writer, 0, 10);
             admin.waitForPeers(WAIT);
 
@@ -174,17 +159,13 @@ class PeerOutageIT {
     @ParameterizedTest(name = "{0}")
     @EnumSource(names = {"MARIADB", "MYSQL_DRIVER_ON_MARIADB"})
     void aPartitionedConsumerNeverBlocksTheSourcesCommits(Vendor vendor) throws Exception {
-        List<TestDatabase> dbs = DATABASES.nodes(vendor, "partition", 2);
-        TestDatabase source = dbs.get(0);
-        TestDatabase peer = dbs.get(1);
-        for (TestDatabase db : dbs) exec(db, "CREATE TABLE c (id int PRIMARY KEY, n bigint NOT NULL)");
-        URI target = URI.create(source.rawUrl().substring("jdbc:".length()));
-        try (TcpProxy proxy = new TcpProxy(target.getHost(), target.getPort());
-             Cluster cleanup = new Cluster(dbs);
-             Connection writer = DriverManager.getConnection(source.replUrl(Map.of("repl.node", "n1")), source.credentials());
-             Connection reader = DriverManager.getConnection(peerUrl(peer, source, proxy, Map.of()), peer.credentials());
-             Connection holder = source.openRaw()) {
-            ReplAdmin admin = reader.unwrap(ReplAdmin.class);
+        try (ProxiedPair pair = new ProxiedPair(vendor, "partition", Map.of());
+             Connection holder = pair.source.openRaw()) {
+            TestDatabase source = pair.source;
+            TestDatabase peer = pair.peer;
+            TcpProxy proxy = pair.proxy;
+            Connection writer = pair.writer;
+            ReplAdmin admin = pair.admin;
             insert(writer, 0, 10);
             admin.waitForPeers(WAIT);
 
@@ -209,6 +190,47 @@ class PeerOutageIT {
             proxy.heal();
             admin.waitForPeers(WAIT);
             assertThat(count(peer, "SELECT COUNT(*) FROM c")).isEqualTo(20);
+        }
+    }
+
+    /**
+     * Two nodes of one vendor with a table c: n1 (the source, written through {@code writer}) and n2,
+     * which reaches n1 through {@code proxy} and applies from it ({@code admin}).
+     */
+    private static final class ProxiedPair implements AutoCloseable {
+        final TestDatabase source;
+        final TestDatabase peer;
+        final String peerUrl;
+        TcpProxy proxy;
+        Cluster cleanup;
+        Connection writer;
+        Connection reader;
+        ReplAdmin admin;
+
+        ProxiedPair(Vendor vendor, String name, Map<String, String> extra) throws Exception {
+            List<TestDatabase> dbs = DATABASES.nodes(vendor, name, 2);
+            source = dbs.get(0);
+            peer = dbs.get(1);
+            for (TestDatabase db : dbs) exec(db, "CREATE TABLE c (id int PRIMARY KEY, n bigint NOT NULL)");
+            URI target = URI.create(source.rawUrl().substring("jdbc:".length()));
+            proxy = new TcpProxy(target.getHost(), target.getPort());
+            peerUrl = peerUrl(peer, source, proxy, extra);
+            try {
+                cleanup = new Cluster(dbs);
+                writer = DriverManager.getConnection(source.replUrl(Map.of("repl.node", "n1")), source.credentials());
+                reader = DriverManager.getConnection(peerUrl, peer.credentials());
+                admin = reader.unwrap(ReplAdmin.class);
+            } catch (Exception e) {
+                close();
+                throw e;
+            }
+        }
+
+        @Override
+        public void close() throws Exception {
+            try (TcpProxy p = proxy; Cluster c = cleanup; Connection w = writer; Connection r = reader) {
+                // closed in reverse order: reader, writer, cluster, proxy
+            }
         }
     }
 
