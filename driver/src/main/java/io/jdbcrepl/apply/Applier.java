@@ -37,6 +37,15 @@ final class Applier implements Runnable {
     static final long GROUP_HOLD_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(20);
 
     /**
+     * The smallest group while application sessions wait for the applier's row locks: small enough
+     * that they get the rows most of the time, large enough that the backlog still drains at a
+     * useful rate (with 8 writers on 20 hot rows: 1 LCR per group drained 400 source transactions/s,
+     * 20 drained 1,200 and kept the application at its CPU-bound rate, 100 drained 4,700 but let it
+     * fall to half; docs/benchmarks.md).
+     */
+    static final int CONTENDED_GROUP_LCRS = 20;
+
+    /**
      * PAUSED: a passing failure here (a full disk, a read-only database, ...), retried with backoff.
      * DROPPED: the source dropped this node as a subscriber; REWOUND: the source went back in time.
      * Both stop applying from that source until a person has repaired it.
@@ -48,6 +57,7 @@ final class Applier implements Runnable {
     private final int batchLcrs;
     /** LCRs per local transaction now: batchLcrs, less while groups hold their locks too long; applier thread only. */
     private int groupLcrs;
+    private LockWaits lockWaits; // per session, applier thread only
     private final long pollMillis;
     private final java.time.Duration fkRetry;
     private final ProgressStore progress;
@@ -228,6 +238,7 @@ final class Applier implements Runnable {
                 Thread.sleep(Math.max(pollMillis * 5, 1000));
                 return;
             }
+            lockWaits = LockWaits.probe(l, node.dialect(), "applying from " + peer.name() + " to " + node.name());
             Peers.Source source = Peers.connect(peer, Math.max(1, batchLcrs), node);
             SourceReader r = source.reader();
             reader = r;
@@ -596,10 +607,12 @@ final class Applier implements Runnable {
     private void commit(Connection l, SourceReader r, Group group, Position to) throws SQLException {
         r.awaitDurable();
         progress.advance(l, peer.name(), applied, to, group.lastTx, group.applied, group.queued);
+        boolean othersWait = !group.txs.isEmpty() && lockWaits.othersWait(l);
         l.commit();
         applied = to;
         if (group.txs.isEmpty()) return;
-        if (System.nanoTime() - group.began > GROUP_HOLD_NANOS) groupLcrs = Math.max(1, groupLcrs / 2);
+        if (othersWait) groupLcrs = Math.min(batchLcrs, Math.max(CONTENDED_GROUP_LCRS, groupLcrs / 2));
+        else if (System.nanoTime() - group.began > GROUP_HOLD_NANOS) groupLcrs = Math.max(1, groupLcrs / 2);
         else if (group.lcrs >= groupLcrs) groupLcrs = Math.min(batchLcrs, groupLcrs * 2);
     }
 }

@@ -83,6 +83,9 @@ public final class Grants {
             grant(out, "SELECT", "repl_epoch", apply);
             out.add("-- the replicated tables (here: every table of " + appSchema + "; narrow it to repl.apply.tables):");
             out.add("GRANT SELECT, INSERT, UPDATE, DELETE ON " + log.quote(appSchema) + ".* TO " + role(apply) + ";");
+            out.add("-- Optional: PROCESS lets the applier see application sessions waiting for its row locks and commit smaller");
+            out.add("-- groups while they do (hot rows during a catch-up); it also shows every session's statements:");
+            out.add("--   GRANT PROCESS ON *.* TO " + role(apply) + ";");
         }
         out.add("");
         out.add("-- Peer-reading user: what each peer names as repl.peer." + node + ".user. It reads the log and records"
