@@ -20,11 +20,8 @@ public final class Peers {
     private Peers() {
     }
 
-    public static Dialect dialect(PeerConfig peer) {
-        String url = peer.url();
-        int end = url.indexOf(':', 5);
-        if (!url.startsWith("jdbc:") || end < 0) throw new IllegalArgumentException("Not a JDBC URL: " + ReplUrl.mask(url));
-        return Dialect.fromSubprotocol(url.substring(5, end));
+    public static Dialect dialect(PeerConfig peer) throws SQLException {
+        return Dialect.forUrl(peer.url());
     }
 
     /** A connection to the peer whose connect and every read give up after {@code timeout} (repl.peer.timeout). */

@@ -67,7 +67,7 @@ final class ApplyCommands {
     /** {@code install --grants}: reads the vendor and the schema names, changes nothing, prints the statements. */
     private static int grants(Invocation invocation) throws SQLException {
         ReplConfig config = config(invocation);
-        Dialect dialect = Dialect.fromSubprotocol(config.subprotocol());
+        Dialect dialect = Dialect.forUrl(config.delegateUrl());
         String driverSchema;
         String database;
         String home;

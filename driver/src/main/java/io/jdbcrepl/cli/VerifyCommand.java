@@ -76,10 +76,9 @@ final class VerifyCommand {
         }
     }
 
-    private static TableVerifier.Side side(String node, String url, Connection c, List<Connection> open) {
+    private static TableVerifier.Side side(String node, String url, Connection c, List<Connection> open) throws SQLException {
         open.add(c);
-        int end = url.indexOf(':', 5);
-        return new TableVerifier.Side(node, c, Dialect.fromSubprotocol(end < 0 ? "" : url.substring(5, end)));
+        return new TableVerifier.Side(node, c, Dialect.forUrl(url));
     }
 
     static void print(Report report, PrintStream out) {

@@ -1,5 +1,7 @@
 package io.jdbcrepl.config;
 
+import io.jdbcrepl.capture.sql.Dialect;
+
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -119,7 +121,7 @@ public final class ReplConfig {
 
     /** The delegate's subprotocol: postgresql, mysql, mariadb, h2, or another driver's. */
     public String subprotocol() {
-        return delegateUrl.substring("jdbc:".length(), delegateUrl.indexOf(':', "jdbc:".length()));
+        return Dialect.subprotocol(delegateUrl);
     }
 
     /** A fresh copy of the connect Properties without any repl.* key, for the delegate driver. */

@@ -109,8 +109,7 @@ final class DemoCluster implements AutoCloseable {
                 }
             }
             String raw = config.delegateUrl();
-            int colon = raw.indexOf(':', "jdbc:".length());
-            Dialect dialect = Dialect.fromSubprotocol(colon < 0 ? "" : raw.substring("jdbc:".length(), colon));
+            Dialect dialect = Dialect.forUrl(raw);
             nodes.add(new DemoNode("n" + (i + 1), url, raw, credentials, dialect));
         }
         return new DemoCluster(nodes, false);

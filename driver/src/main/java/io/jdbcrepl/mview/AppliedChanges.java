@@ -26,8 +26,7 @@ public final class AppliedChanges {
     }
 
     private static MviewCatalog catalog(String delegateUrl, String schema, Connection local) throws SQLException {
-        int end = delegateUrl.indexOf(':', 5);
-        Dialect dialect = Dialect.fromSubprotocol(end < 0 ? "" : delegateUrl.substring(5, end));
+        Dialect dialect = Dialect.forUrl(delegateUrl);
         return MviewCatalog.of(delegateUrl, dialect, schema, local);
     }
 

@@ -64,8 +64,7 @@ public final class MviewSession implements ConnectionInterceptor {
     public MviewSession(ConnectionInterceptor inner, Connection raw, String delegateUrl, String schema) throws SQLException {
         this.inner = inner;
         this.raw = raw;
-        int end = delegateUrl.indexOf(':', 5);
-        this.dialect = Dialect.fromSubprotocol(end < 0 ? "" : delegateUrl.substring(5, end));
+        this.dialect = Dialect.forUrl(delegateUrl);
         this.catalog = MviewCatalog.of(delegateUrl, dialect, DriverSchema.resolveOrNull(dialect, schema, raw), raw);
         this.refresher = new Refresher(catalog);
         this.ddl = new MviewDdl(catalog, refresher, this::resolve);

@@ -97,7 +97,7 @@ public final class Node {
      * {@code database} opens more connections like {@code raw} for the driver's own work.
      */
     public static Node of(ReplConfig config, Connection raw, LocalDatabase database) throws SQLException {
-        Dialect dialect = dialectOf(config.delegateUrl());
+        Dialect dialect = Dialect.forUrl(config.delegateUrl());
         String schema = DriverSchema.resolve(dialect, config.schema().orElse(null), raw);
         // the user too: an application user and an apply user of one node in one JVM (SPEC 8.7) each
         // get a node whose own connections (apply, purge) are theirs, not the first comer's
@@ -134,11 +134,6 @@ public final class Node {
         } catch (SQLException gone) {
             return false;
         }
-    }
-
-    static Dialect dialectOf(String delegateUrl) {
-        int end = delegateUrl.indexOf(':', 5);
-        return Dialect.fromSubprotocol(end < 0 ? "" : delegateUrl.substring(5, end));
     }
 
     public String name() {

@@ -177,7 +177,7 @@ final class Cluster implements AutoCloseable {
                 Connection c = db(i).openRaw();
                 open.add(c);
                 sides.add(new TableVerifier.Side(name(i), c,
-                        Dialect.fromSubprotocol(db(i).vendor().subprotocol())));
+                        Dialect.forUrl(db(i).rawUrl())));
             }
             return new TableVerifier(10).compare(sides, table);
         } finally {

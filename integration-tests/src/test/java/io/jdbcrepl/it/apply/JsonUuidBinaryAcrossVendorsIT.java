@@ -101,8 +101,7 @@ class JsonUuidBinaryAcrossVendorsIT extends ClusterTest {
                 Connection c = cluster.db(i).openRaw();
                 open.add(c);
                 sides.add(new TableVerifier.Side(Cluster.name(i), c,
-                        Dialect.fromSubprotocol(cluster.db(i).vendor() == Vendor.POSTGRESQL ? "postgresql"
-                                : cluster.db(i).vendor() == Vendor.H2 ? "h2" : "mariadb")));
+                        Dialect.forUrl(cluster.db(i).rawUrl())));
             }
             TableVerifier.Report report = new TableVerifier(10).compare(sides, "doc");
             assertThat(report.differences()).as("differences").isEmpty();

@@ -1,5 +1,8 @@
 package io.jdbcrepl.capture.sql;
 
+import io.jdbcrepl.intercept.SqlStates;
+
+import java.sql.SQLException;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -10,11 +13,27 @@ public enum Dialect {
     MYSQL,
     H2;
 
-    /** The dialect of a JDBC subprotocol: {@code postgresql}, {@code mysql}, {@code mariadb}, {@code h2}. */
-    public static Dialect fromSubprotocol(String subprotocol) {
-        return ofSubprotocol(subprotocol).orElseThrow(() -> new IllegalArgumentException(
-                "no SQL dialect for the JDBC subprotocol '" + subprotocol + "': jdbc:repl captures postgresql, mysql,"
-                        + " mariadb and h2"));
+    /**
+     * The subprotocol of a JDBC URL, {@code jdbc:<subprotocol>:...} ({@code postgresql}, {@code h2},
+     * another driver's), or "" when it is not one. The one place that reads it from a URL.
+     */
+    public static String subprotocol(String jdbcUrl) {
+        if (jdbcUrl == null || !jdbcUrl.startsWith("jdbc:")) return "";
+        int end = jdbcUrl.indexOf(':', "jdbc:".length());
+        return end < 0 ? "" : jdbcUrl.substring("jdbc:".length(), end);
+    }
+
+    /** The dialect of a JDBC URL, empty for a database the driver does not capture on. */
+    public static Optional<Dialect> ofUrl(String jdbcUrl) {
+        return ofSubprotocol(subprotocol(jdbcUrl));
+    }
+
+    /** The dialect of a JDBC URL; refused (naming the subprotocol) for a database the driver does not capture on. */
+    public static Dialect forUrl(String jdbcUrl) throws SQLException {
+        String subprotocol = subprotocol(jdbcUrl);
+        return ofSubprotocol(subprotocol).orElseThrow(() -> new SQLException("jdbc:repl captures and applies on"
+                + " postgresql, mysql, mariadb and h2, not on '" + subprotocol + "' (of a URL starting jdbc:"
+                + subprotocol + ":)", SqlStates.REFUSED));
     }
 
     /** The dialect of a JDBC subprotocol, empty for a database the driver does not capture on. */

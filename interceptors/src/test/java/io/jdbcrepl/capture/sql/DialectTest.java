@@ -1,5 +1,7 @@
 package io.jdbcrepl.capture.sql;
 
+import java.sql.SQLException;
+
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -8,19 +10,25 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class DialectTest {
 
     @Test
-    void subprotocolsNameTheirDialect() {
-        assertThat(Dialect.fromSubprotocol("postgresql")).isEqualTo(Dialect.POSTGRESQL);
-        assertThat(Dialect.fromSubprotocol("mysql")).isEqualTo(Dialect.MYSQL);
-        assertThat(Dialect.fromSubprotocol("mariadb")).isEqualTo(Dialect.MYSQL);
-        assertThat(Dialect.fromSubprotocol("h2")).isEqualTo(Dialect.H2);
-        assertThat(Dialect.fromSubprotocol("MariaDB")).isEqualTo(Dialect.MYSQL);
+    void urlsNameTheirDialect() throws Exception {
+        assertThat(Dialect.forUrl("jdbc:postgresql://h/db")).isEqualTo(Dialect.POSTGRESQL);
+        assertThat(Dialect.forUrl("jdbc:mysql://h/db")).isEqualTo(Dialect.MYSQL);
+        assertThat(Dialect.forUrl("jdbc:mariadb://h/db")).isEqualTo(Dialect.MYSQL);
+        assertThat(Dialect.forUrl("jdbc:h2:mem:x")).isEqualTo(Dialect.H2);
+        assertThat(Dialect.forUrl("jdbc:MariaDB://h/db")).isEqualTo(Dialect.MYSQL);
+        assertThat(Dialect.subprotocol("jdbc:sqlserver://h;databaseName=x")).isEqualTo("sqlserver");
+        assertThat(Dialect.ofUrl("jdbc:sqlserver://h")).isEmpty();
+        assertThat(Dialect.subprotocol("postgresql://h/db")).isEmpty();
+        assertThat(Dialect.subprotocol("jdbc:")).isEmpty();
+        assertThat(Dialect.subprotocol(null)).isEmpty();
     }
 
     @Test
-    void unknownSubprotocolsAreRejectedByName() {
-        assertThatThrownBy(() -> Dialect.fromSubprotocol("oracle")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'oracle'").hasMessageContaining("postgresql");
-        assertThatThrownBy(() -> Dialect.fromSubprotocol(null)).isInstanceOf(IllegalArgumentException.class);
+    void urlsOfOtherDatabasesAreRefusedByName() {
+        assertThatThrownBy(() -> Dialect.forUrl("jdbc:oracle:thin:@h:1521/x")).isInstanceOf(SQLException.class)
+                .hasMessageContaining("'oracle'").hasMessageContaining("postgresql")
+                .extracting(e -> ((SQLException) e).getSQLState()).isEqualTo("0AR01");
+        assertThatThrownBy(() -> Dialect.forUrl("not a url")).isInstanceOf(SQLException.class);
     }
 
     @Test
