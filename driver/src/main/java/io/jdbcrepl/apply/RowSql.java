@@ -17,8 +17,7 @@ final class RowSql {
     }
 
     static String quote(Dialect dialect, String identifier) {
-        return dialect == Dialect.MYSQL ? "`" + identifier.replace("`", "``") + "`"
-                : "\"" + identifier.replace("\"", "\"\"") + "\"";
+        return dialect.quote(identifier);
     }
 
     static String table(Dialect dialect, String schema, String table) {

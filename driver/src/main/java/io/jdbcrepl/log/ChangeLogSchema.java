@@ -55,8 +55,7 @@ public final class ChangeLogSchema {
     }
 
     public String quote(String identifier) {
-        return dialect == Dialect.MYSQL ? "`" + identifier.replace("`", "``") + "`"
-                : "\"" + identifier.replace("\"", "\"\"") + "\"";
+        return dialect.quote(identifier);
     }
 
     /** Creates the tables when missing, or checks they exist. */

@@ -23,7 +23,7 @@ final class Sql {
     }
 
     static String quote(Dialect dialect, String name) {
-        return dialect == Dialect.MYSQL ? "`" + name.replace("`", "``") + "`" : "\"" + name.replace("\"", "\"\"") + "\"";
+        return dialect.quote(name);
     }
 
     static String quote(Dialect dialect, Name name) {

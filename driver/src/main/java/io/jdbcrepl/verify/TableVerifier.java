@@ -416,7 +416,6 @@ public final class TableVerifier {
     }
 
     private static String quote(Dialect dialect, String identifier) {
-        return dialect == Dialect.MYSQL ? "`" + identifier.replace("`", "``") + "`"
-                : "\"" + identifier.replace("\"", "\"\"") + "\"";
+        return dialect.quote(identifier);
     }
 }

@@ -46,6 +46,11 @@ public enum Dialect {
         });
     }
 
+    /** An identifier quoted for this dialect's SQL: {@code `name`} on MySQL/MariaDB, {@code "name"} elsewhere. */
+    public String quote(String identifier) {
+        return this == MYSQL ? "`" + identifier.replace("`", "``") + "`" : "\"" + identifier.replace("\"", "\"\"") + "\"";
+    }
+
     /**
      * The name an identifier written this way stands for: quoted ({@code "Order"}, {@code `Order`})
      * keeps its case without the quotes; unquoted folds to lower case on PostgreSQL, to upper case

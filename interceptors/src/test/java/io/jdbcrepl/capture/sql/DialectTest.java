@@ -32,6 +32,14 @@ class DialectTest {
     }
 
     @Test
+    void identifiersAreQuotedPerDialectWithTheirQuotesDoubled() {
+        assertThat(Dialect.MYSQL.quote("a`b")).isEqualTo("`a``b`");
+        assertThat(Dialect.POSTGRESQL.quote("a\"b")).isEqualTo("\"a\"\"b\"");
+        assertThat(Dialect.H2.quote("Order")).isEqualTo("\"Order\"");
+        for (Dialect d : Dialect.values()) assertThat(d.fold(d.quote("x`\"y"))).as(d.name()).isEqualTo("x`\"y");
+    }
+
+    @Test
     void unquotedIdentifiersFoldPerDialect() {
         assertThat(Dialect.POSTGRESQL.fold("Employees")).isEqualTo("employees");
         assertThat(Dialect.H2.fold("Employees")).isEqualTo("EMPLOYEES");
