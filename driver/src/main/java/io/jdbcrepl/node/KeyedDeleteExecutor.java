@@ -16,8 +16,9 @@ import java.util.Map;
 import static io.jdbcrepl.node.LockingRun.image;
 
 /**
- * H2: a DELETE as its locking read, then by key a page of the rows read at a time
- * ({@link ReturningPlan.Keyed}). Within the application's transaction, a failing page rolls back
+ * A DELETE as its locking read, then by key a page of the rows read at a time
+ * ({@link ReturningPlan.Keyed}: H2, whose delta tables can lose rows, and MariaDB's aliased
+ * {@code DELETE x FROM t x}, which takes no RETURNING). Within the application's transaction, a failing page rolls back
  * to the savepoint taken before the read, so the statement stays all or nothing.
  */
 final class KeyedDeleteExecutor {

@@ -3,8 +3,8 @@ package io.jdbcrepl.node;
 import io.jdbcrepl.capture.sql.Dialect;
 
 /**
- * What a database does that locking capture (MariaDB/MySQL, H2) must follow; one constant per
- * vendor, chosen once per statement capture instead of asking the dialect at each step.
+ * What a database does that locking capture (MariaDB/MySQL, H2) must follow: one constant per
+ * vendor, so that the executors ask what the database does, not which database it is.
  *
  * @param textTransactions a transaction of its own is begun and ended with SQL text (START
  *        TRANSACTION, or a compound statement; COMMIT in one with the last LCRs), not with
