@@ -69,10 +69,6 @@ final class LockingRun {
         return log;
     }
 
-    TableInfo table() {
-        return table;
-    }
-
     PreparedStatement prepare(PlannedSql sql, List<TypedValue> driverValues) throws SQLException {
         return binder.prepare(connection, sql, driverValues);
     }
