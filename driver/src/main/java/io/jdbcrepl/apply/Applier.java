@@ -1,5 +1,6 @@
 package io.jdbcrepl.apply;
 
+import io.jdbcrepl.api.ConflictType;
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.PeerConfig;
 import io.jdbcrepl.log.Grants;
@@ -526,7 +527,7 @@ final class Applier implements Runnable {
             rows.discard();
             l.rollback(sp);
             ApplyFailure failure = applyExactly(l, r, rows, tx, count);
-            if (failure != null && "FOREIGN_KEY".equals(failure.code) && !fkRetry.isZero()) {
+            if (failure != null && failure.conflict == ConflictType.FOREIGN_KEY && !fkRetry.isZero()) {
                 failure = retryForeignKey(l, r, rows, tx, group, before, count, failure);
             }
             if (failure == null) {
@@ -600,7 +601,7 @@ final class Applier implements Runnable {
             }
             l.commit(); // a fresh snapshot, where the parent may be now
             failure = applyExactly(l, r, rows, tx, count);
-            if (failure == null || !"FOREIGN_KEY".equals(failure.code)) return failure;
+            if (failure == null || failure.conflict != ConflictType.FOREIGN_KEY) return failure;
         }
         return failure;
     }

@@ -1,4 +1,4 @@
-package io.jdbcrepl.conflict;
+package io.jdbcrepl.api;
 
 import java.sql.SQLException;
 
@@ -16,10 +16,6 @@ public final class ConflictException extends SQLException {
     public ConflictException(String message, Conflict conflict) {
         super(message, "23000");
         this.conflict = conflict;
-    }
-
-    public ConflictException(Resolution unresolved) {
-        this(unresolved.reason(), unresolved.conflict());
     }
 
     public Conflict conflict() {
