@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A detected conflict (SPEC 5.1), as {@link ConflictDetector} finds it and as a custom handler
- * sees it ({@link io.jdbcrepl.api.DmlContext#conflict()}).
+ * A detected conflict (SPEC 5.1), as the apply side detects it and as a custom handler
+ * sees it ({@link DmlContext#conflict()}).
  *
  * @param operation the LCR's operation: INSERT, UPDATE or DELETE
  * @param type ROW_EXISTS, ROW_MISSING, or FOREIGN_KEY for a foreign key conflict (no prebuilt

@@ -3,7 +3,7 @@ package io.jdbcrepl.api;
 import java.sql.SQLException;
 
 /**
- * A conflict the prebuilt handlers did not resolve, as {@link io.jdbcrepl.api.DmlContext#execute}
+ * A conflict the prebuilt handlers did not resolve, as {@link DmlContext#execute}
  * throws it, with SQLState 23000 (integrity constraint violation, the class a conflict is
  * closest to) and the resolution's one-line reason as the message.
  */

@@ -148,7 +148,7 @@ class ConflictDetectorTest {
     void conflictValueIsConsistent() {
         assertThatThrownBy(() -> new Conflict(DmlOperation.UPDATE, ConflictType.ROW_EXISTS, ConflictKind.UPDATE,
                 List.of("a"), null, false, null)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new Conflict(DmlOperation.UPDATE, null, ConflictKind.UPDATE, List.of(), null, false,
-                null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Conflict(DmlOperation.UPDATE, ConflictType.FOREIGN_KEY, ConflictKind.UPDATE, List.of(),
+                null, false, null)).isInstanceOf(IllegalArgumentException.class);
     }
 }
