@@ -11,6 +11,7 @@ import io.jdbcrepl.mview.MviewSession;
 import io.jdbcrepl.node.CaptureSession;
 import io.jdbcrepl.node.LocalDatabase;
 import io.jdbcrepl.node.Node;
+import io.jdbcrepl.node.VendorDriver;
 import io.jdbcrepl.proxy.ProxyFactory;
 
 import java.sql.Connection;
@@ -18,10 +19,7 @@ import java.sql.Driver;
 import java.sql.DriverManager;
 import java.sql.DriverPropertyInfo;
 import java.sql.SQLException;
-import java.util.Enumeration;
-import java.util.Optional;
 import java.util.Properties;
-import java.util.ServiceLoader;
 import java.util.logging.Logger;
 
 /**
@@ -106,7 +104,7 @@ public final class ReplDriver implements Driver {
                     + " jdbc:repl:mariadb:, jdbc:repl:h2:); without repl.node a jdbc:repl: URL is a pass-through to"
                     + " any JDBC driver", SqlStates.REFUSED);
         }
-        Driver delegate = findDelegate(config);
+        Driver delegate = VendorDriver.find(config);
         Connection raw = delegate.connect(config.delegateUrl(), config.delegateProperties());
         if (raw == null) {
             throw new SQLException("The driver " + delegate.getClass().getName() + " did not accept "
@@ -142,81 +140,12 @@ public final class ReplDriver implements Driver {
         }
     }
 
-    /**
-     * A plain connection to the node's own database through the vendor driver, with the URL and
-     * credentials the application's connection used: what the apply side writes with, so that
-     * applied changes are not captured again (SPEC 4.4).
-     */
-    public static Connection openDelegate(ReplConfig config) throws SQLException {
-        Connection raw = findDelegate(config).connect(config.delegateUrl(), config.delegateProperties());
-        if (raw == null) throw new SQLException("No driver accepted " + ReplUrl.mask(config.delegateUrl()), "08001");
-        return raw;
-    }
-
     private static void closeQuietly(Connection raw, Exception cause) {
         try {
             raw.close();
         } catch (SQLException e) {
             cause.addSuppressed(e);
         }
-    }
-
-    /** The delegate: the class named by repl.driver, else the registered driver that accepts the URL. */
-    static Driver findDelegate(ReplConfig config) throws SQLException {
-        String url = config.delegateUrl();
-        Optional<String> named = config.driverClass();
-        if (named.isPresent()) return namedDriver(named.get(), url);
-        for (Enumeration<Driver> e = DriverManager.getDrivers(); e.hasMoreElements(); ) {
-            Driver candidate = e.nextElement();
-            if (!(candidate instanceof ReplDriver) && accepts(candidate, url)) return candidate;
-        }
-        // Class loaders DriverManager cannot see (containers, plugins): ask ServiceLoader directly.
-        ClassLoader context = Thread.currentThread().getContextClassLoader();
-        for (Driver candidate : ServiceLoader.load(Driver.class, context)) {
-            if (!(candidate instanceof ReplDriver) && accepts(candidate, url)) return candidate;
-        }
-        throw new SQLException("No JDBC driver accepts " + ReplUrl.mask(url)
-                + ": put the vendor's driver on the class path, or name its class with repl.driver", "08001");
-    }
-
-    private static boolean accepts(Driver driver, String url) {
-        try {
-            return driver.acceptsURL(url);
-        } catch (SQLException e) {
-            return false;
-        }
-    }
-
-    private static Driver namedDriver(String className, String url) throws SQLException {
-        Class<?> type = loadClass(className);
-        if (!Driver.class.isAssignableFrom(type) || ReplDriver.class.isAssignableFrom(type)) {
-            throw new SQLException("repl.driver=" + className + " is not a vendor java.sql.Driver", "22023");
-        }
-        Driver driver;
-        try {
-            // initialized only now that it is known to be a driver: no other class's static code runs
-            Class.forName(className, true, type.getClassLoader());
-            driver = (Driver) type.getConstructor().newInstance();
-        } catch (ReflectiveOperationException | LinkageError e) {
-            throw new SQLException("repl.driver=" + className + " cannot be instantiated: " + e, "22023", e);
-        }
-        if (!accepts(driver, url)) {
-            throw new SQLException("repl.driver=" + className + " does not accept " + ReplUrl.mask(url), "08001");
-        }
-        return driver;
-    }
-
-    private static Class<?> loadClass(String className) throws SQLException {
-        ClassLoader context = Thread.currentThread().getContextClassLoader();
-        for (ClassLoader loader : new ClassLoader[] {context, ReplDriver.class.getClassLoader()}) {
-            if (loader == null) continue;
-            try {
-                return Class.forName(className, false, loader);
-            } catch (ClassNotFoundException | LinkageError ignored) {
-                // try the next loader
-            }
-        }
-        throw new SQLException("repl.driver=" + className + ": no such class on the class path", "22023");
     }
 
     @Override

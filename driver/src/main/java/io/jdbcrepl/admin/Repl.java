@@ -1,6 +1,5 @@
 package io.jdbcrepl.admin;
 
-import io.jdbcrepl.apply.InboundServer;
 import io.jdbcrepl.node.Node;
 
 /** JVM-wide controls of the driver's background work. */
@@ -17,7 +16,6 @@ public final class Repl {
      * driver is deregistered from {@code DriverManager}.)
      */
     public static void shutdown() {
-        InboundServer.shutdownAll();
         Node.stopAll();
     }
 }

@@ -1,6 +1,5 @@
 package io.jdbcrepl.api;
 
-import io.jdbcrepl.conflict.Conflict;
 import io.jdbcrepl.lcr.RowLcr;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -23,7 +22,7 @@ public interface DmlContext {
     Conflict conflict();
 
     /**
-     * The error that made the LCR fail, for an error handler: a {@link io.jdbcrepl.conflict.ConflictException}
+     * The error that made the LCR fail, for an error handler: a {@link ConflictException}
      * (SQLState 23000) for a conflict the prebuilt handlers did not resolve, else the database's
      * exception (a NOT NULL or check constraint, a missing column...), with its SQLState; null in a
      * DML handler.

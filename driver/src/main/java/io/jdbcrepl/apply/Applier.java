@@ -1,11 +1,13 @@
 package io.jdbcrepl.apply;
 
-import io.jdbcrepl.ReplDriver;
+import io.jdbcrepl.api.ConflictType;
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.PeerConfig;
+import io.jdbcrepl.log.Grants;
 import io.jdbcrepl.logging.DriverLog;
 import io.jdbcrepl.node.CommitSignal;
 import io.jdbcrepl.node.Node;
+import io.jdbcrepl.node.VendorDriver;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -226,14 +228,14 @@ final class Applier implements Runnable {
 
     /** One session: connections, the lock, then apply until stopped or an error. */
     private void session() throws Exception {
-        Connection l = ReplDriver.openDelegate(node.config());
+        Connection l = VendorDriver.open(node.config());
         local = l;
         l.setAutoCommit(false);
         // InnoDB's REPEATABLE READ would show a conflict's row as of an older snapshot than the UPDATE saw.
         if (node.dialect() == Dialect.MYSQL) l.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
         RowApplier.instantsInUtc(l, node.dialect());
         try (ApplierLock lock = new ApplierLock(node.dialect(), node.changeLog(), node.logSchema(), peer.name())) {
-            if (!lock.tryAcquire(l, () -> ReplDriver.openDelegate(node.config()))) {
+            if (!lock.tryAcquire(l, () -> VendorDriver.open(node.config()))) {
                 state = State.STANDBY;
                 Thread.sleep(Math.max(pollMillis * 5, 1000));
                 return;
@@ -337,7 +339,7 @@ final class Applier implements Runnable {
         try {
             return r.subscription(s, node.name());
         } catch (SQLException e) {
-            if (!SqlErrors.permissionDenied(e)) throw e;
+            if (!Grants.denied(e)) throw e;
             return null;
         }
     }
@@ -386,7 +388,7 @@ final class Applier implements Runnable {
             } catch (SQLException suppressed) {
                 e.addSuppressed(suppressed);
             }
-            if (!SqlErrors.permissionDenied(e)) {
+            if (!Grants.denied(e)) {
                 LOG.debug("jdbc:repl: could not record " + node.name() + " as a subscriber of " + peer.name() + ": " + e);
                 return;
             }
@@ -525,7 +527,7 @@ final class Applier implements Runnable {
             rows.discard();
             l.rollback(sp);
             ApplyFailure failure = applyExactly(l, r, rows, tx, count);
-            if (failure != null && "FOREIGN_KEY".equals(failure.code) && !fkRetry.isZero()) {
+            if (failure != null && failure.conflict == ConflictType.FOREIGN_KEY && !fkRetry.isZero()) {
                 failure = retryForeignKey(l, r, rows, tx, group, before, count, failure);
             }
             if (failure == null) {
@@ -599,7 +601,7 @@ final class Applier implements Runnable {
             }
             l.commit(); // a fresh snapshot, where the parent may be now
             failure = applyExactly(l, r, rows, tx, count);
-            if (failure == null || !"FOREIGN_KEY".equals(failure.code)) return failure;
+            if (failure == null || failure.conflict != ConflictType.FOREIGN_KEY) return failure;
         }
         return failure;
     }

@@ -1,6 +1,6 @@
 package io.jdbcrepl.apply;
 
-import io.jdbcrepl.conflict.Conflict;
+import io.jdbcrepl.api.Conflict;
 import io.jdbcrepl.conflict.Resolution.ConflictHistory;
 import io.jdbcrepl.lcr.RowLcr;
 

@@ -2,6 +2,7 @@ package io.jdbcrepl.apply;
 
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.log.ChangeLogSchema;
+import io.jdbcrepl.log.Grants;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -32,7 +33,7 @@ final class EpochSourceReader implements SourceReader {
     private boolean drained = true;
 
     EpochSourceReader(Connection source, Dialect dialect, ChangeLogSchema schema, int page,
-            io.jdbcrepl.log.LogSignature signature) throws SQLException {
+            io.jdbcrepl.config.LogSignature signature) throws SQLException {
         this.source = source;
         this.dialect = dialect;
         this.rows = new LogRows(dialect, schema, signature);
@@ -58,7 +59,7 @@ final class EpochSourceReader implements SourceReader {
         try {
             return closeEpochAs();
         } catch (SQLException e) {
-            if (!SqlErrors.permissionDenied(e)) throw e;
+            if (!Grants.denied(e)) throw e;
             // inherent: only a write waits for the commits stamped with the epoch (no binlog access needed)
             throw new SQLException("user " + user() + " may not close an epoch of the source's log, which reading it"
                     + " in commit order needs: GRANT SELECT, UPDATE ON " + epochTable + " to it (see install --grants): "

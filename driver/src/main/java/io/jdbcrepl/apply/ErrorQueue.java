@@ -30,9 +30,9 @@ final class ErrorQueue {
     private final String lcrs;
 
     /** repl.log.key's signer, or null. */
-    private final io.jdbcrepl.log.LogSignature signature;
+    private final io.jdbcrepl.config.LogSignature signature;
 
-    ErrorQueue(Dialect dialect, ChangeLogSchema schema, io.jdbcrepl.log.LogSignature signature) {
+    ErrorQueue(Dialect dialect, ChangeLogSchema schema, io.jdbcrepl.config.LogSignature signature) {
         this.dialect = dialect;
         this.signature = signature;
         this.errors = schema.table("repl_error");

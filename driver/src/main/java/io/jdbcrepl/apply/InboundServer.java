@@ -1,9 +1,11 @@
 package io.jdbcrepl.apply;
 
-import io.jdbcrepl.ReplDriver;
 import io.jdbcrepl.config.PeerConfig;
+import io.jdbcrepl.log.Grants;
 import io.jdbcrepl.logging.DriverLog;
+import io.jdbcrepl.node.InboundServers;
 import io.jdbcrepl.node.Node;
+import io.jdbcrepl.node.VendorDriver;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -25,6 +27,27 @@ public final class InboundServer {
     /** The first purge waits until the appliers of a starting cluster have had time to subscribe. */
     private static final long FIRST_PURGE_MILLIS = 60_000;
     private static final Map<String, InboundServer> SERVERS = new ConcurrentHashMap<>();
+
+    static {
+        // the nodes' leases pause and resume the servers; the node package sits below this one
+        Node.inboundServers(new InboundServers() {
+            @Override
+            public void resume(Node node) {
+                ensureStarted(node);
+            }
+
+            @Override
+            public Runnable detach(Node node) {
+                InboundServer server = InboundServer.detach(node);
+                return server == null ? null : server::stop;
+            }
+
+            @Override
+            public void stopAll() {
+                shutdownAll();
+            }
+        });
+    }
 
     private final Node node;
     private final String key;
@@ -115,12 +138,12 @@ public final class InboundServer {
             } catch (InterruptedException e) {
                 return;
             }
-            try (Connection local = ReplDriver.openDelegate(node.config())) {
+            try (Connection local = VendorDriver.open(node.config())) {
                 try {
                     Purger.purge(node, local);
                     purgeDenied = null;
                 } catch (SQLException e) {
-                    if (SqlErrors.permissionDenied(e)) {
+                    if (Grants.denied(e)) {
                         purgeDenied = "user " + Subscribers.user(local) + " may not purge this node's log (DELETE on "
                                 + node.changeLog().table("repl_log") + ": see install --grants): " + e.getMessage();
                     }

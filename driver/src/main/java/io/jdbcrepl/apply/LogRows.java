@@ -7,7 +7,7 @@ import io.jdbcrepl.lcr.RowImage;
 import io.jdbcrepl.lcr.RowLcr;
 import io.jdbcrepl.lcr.ValueType;
 import io.jdbcrepl.log.ChangeLogSchema;
-import io.jdbcrepl.log.LogSignature;
+import io.jdbcrepl.config.LogSignature;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

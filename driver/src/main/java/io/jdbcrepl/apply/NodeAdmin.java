@@ -1,6 +1,5 @@
 package io.jdbcrepl.apply;
 
-import io.jdbcrepl.ReplDriver;
 import io.jdbcrepl.admin.ErrorEntry;
 import io.jdbcrepl.admin.NodeStatus;
 import io.jdbcrepl.admin.PeerStatus;
@@ -8,7 +7,10 @@ import io.jdbcrepl.admin.ReplAdmin;
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.InstallMode;
 import io.jdbcrepl.config.PeerConfig;
+import io.jdbcrepl.log.ApplySchema;
+import io.jdbcrepl.log.Grants;
 import io.jdbcrepl.node.Node;
+import io.jdbcrepl.node.VendorDriver;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -32,7 +34,7 @@ public final class NodeAdmin implements ReplAdmin {
     }
 
     private Connection local() throws SQLException {
-        return ReplDriver.openDelegate(node.config());
+        return VendorDriver.open(node.config());
     }
 
     @Override
@@ -114,7 +116,7 @@ public final class NodeAdmin implements ReplAdmin {
                         reader.checkSubscribe(new Subscribers(source.dialect(),
                                 new io.jdbcrepl.log.ChangeLogSchema(source.dialect(), source.logSchema())));
                     } catch (SQLException e) {
-                        if (!SqlErrors.permissionDenied(e)) throw e;
+                        if (!Grants.denied(e)) throw e;
                         denied = "user " + reader.user() + " at " + peer.name() + " may not record " + node.name()
                                 + "'s position in " + peer.name() + "'s repl_subscriber, so " + peer.name()
                                 + " cannot purge its log: " + e.getMessage();

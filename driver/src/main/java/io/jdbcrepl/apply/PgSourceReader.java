@@ -28,7 +28,7 @@ final class PgSourceReader implements SourceReader {
     private long unflushed;
     private long walWriterDelayMillis = -1;
 
-    PgSourceReader(Connection source, ChangeLogSchema schema, io.jdbcrepl.log.LogSignature signature) throws SQLException {
+    PgSourceReader(Connection source, ChangeLogSchema schema, io.jdbcrepl.config.LogSignature signature) throws SQLException {
         this.source = source;
         this.rows = new LogRows(Dialect.POSTGRESQL, schema, signature);
         this.log = schema.table("repl_log");

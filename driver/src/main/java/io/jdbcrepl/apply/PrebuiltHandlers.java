@@ -1,9 +1,9 @@
 package io.jdbcrepl.apply;
 
+import io.jdbcrepl.api.Conflict;
 import io.jdbcrepl.capture.ColumnInfo;
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.ReplConfig;
-import io.jdbcrepl.conflict.Conflict;
 import io.jdbcrepl.conflict.ConflictResolver;
 import io.jdbcrepl.conflict.Resolution;
 import io.jdbcrepl.lcr.RowImage;
@@ -66,11 +66,11 @@ final class PrebuiltHandlers implements ConflictHandler {
         Resolution r = resolver.resolve(lcr, conflict);
         List<Resolution.ConflictHistory> rows = r.history(Instant.now(), resolver.table());
         met.addAll(rows);
-        String code = conflict.type() == null ? "FOREIGN_KEY" : conflict.type().name();
+        String code = conflict.type().name();
         if (!r.resolved()) {
             // the applier logs it once, as it queues the transaction (not at each repl.fk.retry attempt)
             LOG.debug("jdbc:repl: unresolved conflict at " + node + " applying from " + source + ": " + r.reason());
-            return new ApplyFailure(number, code, r.reason(), null, rows);
+            return ApplyFailure.conflict(number, conflict.type(), r.reason(), null, rows);
         }
         try {
             int count = execute(r, table, local);

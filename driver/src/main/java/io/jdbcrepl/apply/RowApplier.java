@@ -1,13 +1,14 @@
 package io.jdbcrepl.apply;
 
+import io.jdbcrepl.api.Conflict;
+import io.jdbcrepl.api.ConflictException;
+import io.jdbcrepl.api.ConflictType;
 import io.jdbcrepl.capture.ColumnInfo;
 import io.jdbcrepl.capture.locking.LockingDialect;
 import io.jdbcrepl.capture.pg.LargeObjects;
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.ColumnSet;
-import io.jdbcrepl.conflict.Conflict;
 import io.jdbcrepl.conflict.ConflictDetector;
-import io.jdbcrepl.conflict.ConflictException;
 import io.jdbcrepl.conflict.CustomHandlers;
 import io.jdbcrepl.conflict.HandlerContext;
 import io.jdbcrepl.conflict.TableSettings;
@@ -367,8 +368,9 @@ final class RowApplier implements AutoCloseable {
             custom.handler().handle(context);
         } catch (ConflictException e) {
             Conflict c = e.conflict();
-            throw new ApplyFailure(number, c == null || c.type() == null ? "FOREIGN_KEY" : c.type().name(),
-                    name + ": " + e.getMessage(), e);
+            // a handler's own ConflictException without a conflict counts as a foreign key one, as before
+            throw ApplyFailure.conflict(number, c == null ? ConflictType.FOREIGN_KEY : c.type(), name + ": " + e.getMessage(), e,
+                    List.of());
         } catch (SQLException e) {
             if (SqlErrors.transientError(e)) throw e;
             throw new ApplyFailure(number, SqlErrors.state(e), name + ": " + e.getMessage(), e);
@@ -388,7 +390,7 @@ final class RowApplier implements AutoCloseable {
             }
             Conflict conflict = attempt(plan, number);
             if (conflict == null) return null;
-            String what = conflict.operation() + " " + (conflict.type() == null ? "FOREIGN_KEY" : conflict.type())
+            String what = conflict.operation() + " " + conflict.type()
                     + " conflict on " + plan.table.info().qualifiedName()
                     + (conflict.columns().isEmpty() ? "" : " columns " + conflict.columns());
             if (!conflictResolution) throw new ConflictException(what, conflict);

@@ -49,20 +49,6 @@ final class SqlErrors {
      * transaction lost a race with the application's transactions and is simply run again. Not a
      * fenced progress update (another applier took over) nor a lost connection.
      */
-    /**
-     * The user lacks a privilege: PostgreSQL 42501; MySQL family 1142 (table), 1143 (column), 1044
-     * (database), 1227 (global); H2 90096.
-     */
-    static boolean permissionDenied(SQLException e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (!(t instanceof SQLException s)) continue;
-            if ("42501".equals(s.getSQLState())) return true;
-            int code = s.getErrorCode();
-            if (code == 1142 || code == 1143 || code == 1044 || code == 1227 || code == 90096) return true;
-        }
-        return false;
-    }
-
     static boolean lockConflict(SQLException e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof ProgressStore.Fenced) return false;

@@ -1,6 +1,5 @@
 package io.jdbcrepl.cli;
 
-import io.jdbcrepl.ReplDriver;
 import io.jdbcrepl.admin.NodeStatus;
 import io.jdbcrepl.admin.PeerStatus;
 import io.jdbcrepl.apply.InboundServer;
@@ -14,6 +13,7 @@ import io.jdbcrepl.node.TableCatalog;
 import io.jdbcrepl.lcr.Json;
 import io.jdbcrepl.logging.DriverLog;
 import io.jdbcrepl.node.Node;
+import io.jdbcrepl.node.VendorDriver;
 
 import java.io.PrintStream;
 import java.sql.Connection;
@@ -38,8 +38,8 @@ final class ApplyCommands {
 
     static Node node(Invocation invocation) throws SQLException {
         ReplConfig config = config(invocation);
-        try (Connection raw = ReplDriver.openDelegate(config)) {
-            return Node.of(config, raw, () -> ReplDriver.openDelegate(config));
+        try (Connection raw = VendorDriver.open(config)) {
+            return Node.of(config, raw, () -> VendorDriver.open(config));
         }
     }
 
@@ -71,7 +71,7 @@ final class ApplyCommands {
         String driverSchema;
         String database;
         String home;
-        try (Connection raw = ReplDriver.openDelegate(config)) {
+        try (Connection raw = VendorDriver.open(config)) {
             driverSchema = DriverSchema.resolve(dialect, config.schema().orElse(null), raw);
             home = TableCatalog.currentSchema(raw, dialect);
             database = raw.getCatalog();
@@ -165,8 +165,8 @@ final class ApplyCommands {
         Node node;
         try {
             node = Outage.retry(LOG, "starting the apply side of " + config.node().orElseThrow(), () -> {
-                try (Connection raw = ReplDriver.openDelegate(config)) {
-                    return Node.of(config, raw, () -> ReplDriver.openDelegate(config));
+                try (Connection raw = VendorDriver.open(config)) {
+                    return Node.of(config, raw, () -> VendorDriver.open(config));
                 }
             });
         } catch (InterruptedException stopped) {

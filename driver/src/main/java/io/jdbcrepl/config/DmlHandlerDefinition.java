@@ -1,5 +1,7 @@
 package io.jdbcrepl.config;
 
+import io.jdbcrepl.api.DmlOperation;
+
 import java.util.Objects;
 
 /**

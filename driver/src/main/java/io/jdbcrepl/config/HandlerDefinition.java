@@ -1,5 +1,8 @@
 package io.jdbcrepl.config;
 
+import io.jdbcrepl.api.ConflictType;
+import io.jdbcrepl.api.DmlOperation;
+
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Objects;

@@ -1,5 +1,8 @@
 package io.jdbcrepl.config;
 
+import io.jdbcrepl.api.ConflictType;
+import io.jdbcrepl.api.DmlOperation;
+
 import java.util.EnumSet;
 import java.util.Set;
 

@@ -317,8 +317,8 @@ public final class ReplConfig {
     }
 
     /** repl.log.key's signer (SPEC 8.7), or null when LCRs are neither signed nor checked. */
-    public io.jdbcrepl.log.LogSignature logSignature() {
-        return (io.jdbcrepl.log.LogSignature) value(ReplProperty.LOG_KEY);
+    public LogSignature logSignature() {
+        return (LogSignature) value(ReplProperty.LOG_KEY);
     }
 
     /** repl.peer.timeout: connect and socket timeout of every connection to a peer. */

@@ -31,7 +31,7 @@ final class Values {
      */
     static Object parse(ReplProperty p, String key, String raw) throws SQLException {
         if (p == ReplProperty.LOG_KEY) {
-            return io.jdbcrepl.log.LogSignature.of(raw); // checked for length, never echoed
+            return LogSignature.of(raw); // checked for length, never echoed
         }
         if (p.isSecret()) {
             return raw; // a password is taken as it is, even empty, and never echoed

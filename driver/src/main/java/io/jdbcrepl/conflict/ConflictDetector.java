@@ -1,7 +1,9 @@
 package io.jdbcrepl.conflict;
 
-import io.jdbcrepl.config.ConflictType;
-import io.jdbcrepl.config.DmlOperation;
+import io.jdbcrepl.api.Conflict;
+import io.jdbcrepl.api.ConflictKind;
+import io.jdbcrepl.api.ConflictType;
+import io.jdbcrepl.api.DmlOperation;
 import io.jdbcrepl.lcr.RowImage;
 import io.jdbcrepl.lcr.RowLcr;
 import io.jdbcrepl.lcr.TypedValue;
@@ -81,7 +83,7 @@ public final class ConflictDetector {
 
     /** A foreign key conflict, with the database's SQLState and message for the history. */
     public static Conflict foreignKey(RowLcr lcr, String sqlState, String message) {
-        return new Conflict(DmlOperation.valueOf(lcr.commandType().name()), null, ConflictKind.FOREIGN_KEY, List.of(),
+        return new Conflict(DmlOperation.valueOf(lcr.commandType().name()), ConflictType.FOREIGN_KEY, ConflictKind.FOREIGN_KEY, List.of(),
                 null, false, "SQLState " + sqlState + ": " + message);
     }
 

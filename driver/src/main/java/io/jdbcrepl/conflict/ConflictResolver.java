@@ -1,7 +1,9 @@
 package io.jdbcrepl.conflict;
 
-import io.jdbcrepl.config.ConflictType;
-import io.jdbcrepl.config.DmlOperation;
+import io.jdbcrepl.api.Conflict;
+import io.jdbcrepl.api.ConflictKind;
+import io.jdbcrepl.api.ConflictType;
+import io.jdbcrepl.api.DmlOperation;
 import io.jdbcrepl.config.HandlerDefinition;
 import io.jdbcrepl.config.HandlerType;
 import io.jdbcrepl.conflict.Resolution.Action;
@@ -432,7 +434,7 @@ public final class ConflictResolver {
 
     /** "UPDATE/ROW_EXISTS conflict on hr.employees key {employee_id=200} from dbs1 tx 12". */
     private String conflictText(RowLcr lcr, Conflict conflict) {
-        String type = conflict.type() == null ? conflict.kind().name() : conflict.operation() + "/" + conflict.type();
+        String type = conflict.type() == ConflictType.FOREIGN_KEY ? conflict.type().name() : conflict.operation() + "/" + conflict.type();
         return type + " conflict on " + table.qualifiedName() + " key " + plain(keyOf(lcr, conflict, table)) + " from "
                 + lcr.sourceDatabase() + " tx " + lcr.transactionId();
     }

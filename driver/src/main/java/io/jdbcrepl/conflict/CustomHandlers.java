@@ -1,8 +1,8 @@
 package io.jdbcrepl.conflict;
 
 import io.jdbcrepl.api.DmlHandler;
+import io.jdbcrepl.api.DmlOperation;
 import io.jdbcrepl.config.DmlHandlerDefinition;
-import io.jdbcrepl.config.DmlOperation;
 import io.jdbcrepl.lcr.CommandType;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;

@@ -1,5 +1,7 @@
 package io.jdbcrepl.conflict;
 
+import io.jdbcrepl.api.Conflict;
+import io.jdbcrepl.api.ConflictException;
 import io.jdbcrepl.api.DmlContext;
 import io.jdbcrepl.lcr.RowLcr;
 import java.sql.Connection;

@@ -1,5 +1,7 @@
 package io.jdbcrepl.conflict;
 
+import io.jdbcrepl.api.Conflict;
+import io.jdbcrepl.api.ConflictKind;
 import io.jdbcrepl.config.HandlerType;
 import io.jdbcrepl.lcr.RowImage;
 import io.jdbcrepl.lcr.RowLcr;
@@ -133,11 +135,16 @@ public record Resolution(Action action, RowImage key, RowImage values, String re
         for (HandlerOutcome o : outcomes) {
             out.add(new ConflictHistory(time, lcr.sourceDatabase(), lcr.transactionId(), lcr.position(),
                     table.schema(), table.table(), rowKey, conflict.operation().name(),
-                    conflict.type() == null ? null : conflict.type().name(), conflict.kind(), o.columns(), o.handler(),
+                    historyType(conflict), conflict.kind(), o.columns(), o.handler(),
                     o.type(), o.outcome(), o.detail() != null ? o.detail() : reason, lcr.oldValues(), lcr.newValues(),
                     conflict.currentRow()));
         }
         return out;
+    }
+
+    /** {@code repl_conflict.conflict_type}: a prebuilt handler's type; NULL for a foreign key (its kind says it). */
+    private static String historyType(Conflict conflict) {
+        return conflict.type().isPrebuiltConflict() ? conflict.type().name() : null;
     }
 
     public boolean resolved() {

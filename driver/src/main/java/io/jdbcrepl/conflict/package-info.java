@@ -17,7 +17,10 @@
  *   <li>unresolved: the error handler ({@code CustomHandlers.errorHandler}) with the conflict,
  *       else roll back the source transaction into the error queue with the resolution's
  *       {@code reason}. Inside {@code DmlContext.execute}, an unresolved conflict is thrown as
- *       a {@link io.jdbcrepl.conflict.ConflictException}.
+ *       a {@link io.jdbcrepl.api.ConflictException}.
  * </ol>
  */
 package io.jdbcrepl.conflict;
+
+import io.jdbcrepl.api.Conflict;
+import io.jdbcrepl.api.ConflictException;

@@ -2,6 +2,7 @@ package io.jdbcrepl.log;
 
 import io.jdbcrepl.capture.sql.Dialect;
 
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -122,5 +123,19 @@ public final class Grants {
         String name = at < 0 ? user : user.substring(0, at);
         String host = at < 0 ? "%" : user.substring(at + 1);
         return "'" + name.replace("'", "''") + "'@'" + host.replace("'", "''") + "'";
+    }
+
+    /**
+     * The user lacks a privilege: PostgreSQL 42501; MySQL family 1142 (table), 1143 (column), 1044
+     * (database), 1227 (global); H2 90096.
+     */
+    public static boolean denied(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (!(t instanceof SQLException s)) continue;
+            if ("42501".equals(s.getSQLState())) return true;
+            int code = s.getErrorCode();
+            if (code == 1142 || code == 1143 || code == 1044 || code == 1227 || code == 90096) return true;
+        }
+        return false;
     }
 }

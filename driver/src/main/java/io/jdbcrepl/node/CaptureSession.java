@@ -64,7 +64,7 @@ public final class CaptureSession implements ConnectionInterceptor {
         this.raw = raw;
         if (node.dialect() == Dialect.POSTGRESQL) {
             String logTable = node.changeLog().table("repl_log");
-            io.jdbcrepl.log.LogSignature signature = node.config().logSignature();
+            io.jdbcrepl.config.LogSignature signature = node.config().logSignature();
             this.postgres = new PostgresCapture(logTable, node.name(),
                     signature == null ? null : useLogKey(raw, logTable, signature));
             this.locking = null;
@@ -84,7 +84,7 @@ public final class CaptureSession implements ConnectionInterceptor {
      * statements to sign with; committed at once, so that no later rollback takes them back. Returns
      * the sequence of repl_log's position column, which signed statements draw from explicitly.
      */
-    private static String useLogKey(Connection raw, String logTable, io.jdbcrepl.log.LogSignature signature)
+    private static String useLogKey(Connection raw, String logTable, io.jdbcrepl.config.LogSignature signature)
             throws SQLException {
         java.util.HexFormat hex = java.util.HexFormat.of();
         String sequence;

@@ -41,9 +41,9 @@ final class LockingTransaction {
     private String txId;
     private String poisoned;
     /** repl.log.key's signer, or null: LCRs are not signed. */
-    private final io.jdbcrepl.log.LogSignature signature;
+    private final io.jdbcrepl.config.LogSignature signature;
 
-    LockingTransaction(Dialect dialect, ChangeLogSchema log, io.jdbcrepl.log.LogSignature signature) {
+    LockingTransaction(Dialect dialect, ChangeLogSchema log, io.jdbcrepl.config.LogSignature signature) {
         this.dialect = dialect;
         this.signature = signature;
         this.log = log;

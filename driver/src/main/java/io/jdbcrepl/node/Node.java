@@ -1,7 +1,6 @@
 package io.jdbcrepl.node;
 
-import io.jdbcrepl.apply.ApplySchema;
-import io.jdbcrepl.apply.InboundServer;
+import io.jdbcrepl.log.ApplySchema;
 import io.jdbcrepl.conflict.CustomHandlers;
 import io.jdbcrepl.capture.CaptureException;
 import io.jdbcrepl.capture.CaptureSettings;
@@ -176,11 +175,21 @@ public final class Node {
         return config.node().orElseThrow() + "\u0000" + config.delegateUrl() + "\u0000" + schema;
     }
 
+    /** The apply side's servers, once it has loaded. */
+    private static volatile InboundServers inbound = InboundServers.NONE;
+
+    /** Called by the apply side when it loads: the servers that leases pause and resume. */
+    public static void inboundServers(InboundServers servers) {
+        inbound = servers;
+    }
+
     /**
-     * Ends the nodes' background threads and their connections ({@code Repl.shutdown()}); the nodes
-     * stay, and a later commit starts its notifier again.
+     * Ends the nodes' background threads and their connections ({@code Repl.shutdown()}): every
+     * inbound server, then the change notifiers. The nodes stay; a later connection with
+     * {@code repl.peers} starts the inbound server again, a later commit its notifier.
      */
     public static void stopAll() {
+        inbound.stopAll();
         synchronized (NODES) {
             for (Node node : NODES.values()) {
                 if (node.notifier != null) node.notifier.stop();
@@ -221,7 +230,7 @@ public final class Node {
             resume = IDLE_STOPPED.remove(key);
             lease = new Lease(this, generation);
         }
-        if (resume) InboundServer.ensureStarted(this);
+        if (resume) inbound.resume(this);
         return lease;
     }
 
@@ -265,17 +274,17 @@ public final class Node {
         } catch (InterruptedException leased) {
             return;
         }
-        InboundServer server;
+        Runnable stopServer;
         synchronized (NODES) {
             if (LINGERING.get(key) != Thread.currentThread()) return;
             LINGERING.remove(key);
             // taken out under the lock: a connection arriving from now on starts a new one
-            server = InboundServer.detach(this);
-            if (server != null) IDLE_STOPPED.add(key);
+            stopServer = inbound.detach(this);
+            if (stopServer != null) IDLE_STOPPED.add(key);
             Node current = NODES.get(key);
             if (current != null && current.notifier != null) current.notifier.stop();
         }
-        if (server != null) server.stop();
+        if (stopServer != null) stopServer.run();
     }
 
     public ReplConfig config() {

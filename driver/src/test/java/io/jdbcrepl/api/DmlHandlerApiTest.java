@@ -3,11 +3,6 @@ package io.jdbcrepl.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.jdbcrepl.config.ConflictType;
-import io.jdbcrepl.config.DmlOperation;
-import io.jdbcrepl.conflict.Conflict;
-import io.jdbcrepl.conflict.ConflictException;
-import io.jdbcrepl.conflict.ConflictKind;
 import io.jdbcrepl.conflict.HandlerContext;
 import io.jdbcrepl.lcr.CommandType;
 import io.jdbcrepl.lcr.RowImage;

@@ -1,5 +1,8 @@
 package io.jdbcrepl.config;
 
+import io.jdbcrepl.api.ConflictType;
+import io.jdbcrepl.api.DmlOperation;
+
 import static io.jdbcrepl.config.Configs.fails;
 import static io.jdbcrepl.config.Configs.load;
 import static io.jdbcrepl.config.Configs.props;

@@ -1,5 +1,8 @@
 package io.jdbcrepl.config;
 
+import io.jdbcrepl.api.ConflictType;
+import io.jdbcrepl.api.DmlOperation;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.sql.DriverPropertyInfo;
@@ -84,7 +87,8 @@ class ReplPropertyTest {
         assertThat(upper(ReplProperty.UNSUPPORTED)).containsExactly(names(UnsupportedMode.values()));
         assertThat(upper(ReplProperty.SUPPLEMENTAL)).containsExactly(names(SupplementalMode.values()));
         assertThat(upper(ReplProperty.HANDLER_TYPE)).containsExactly(names(HandlerType.values()));
-        assertThat(upper(ReplProperty.HANDLER_CONFLICT)).containsExactly(names(ConflictType.values()));
+        assertThat(upper(ReplProperty.HANDLER_CONFLICT)).containsExactly(names(java.util.Arrays.stream(ConflictType.values())
+                .filter(ConflictType::isPrebuiltConflict).toArray(ConflictType[]::new)));
         assertThat(upper(ReplProperty.DMLHANDLER_OPERATION)).containsExactly(names(DmlOperation.values()));
         assertThat(upper(ReplProperty.HANDLER_OPERATION)).containsExactly("INSERT", "UPDATE", "DELETE");
     }

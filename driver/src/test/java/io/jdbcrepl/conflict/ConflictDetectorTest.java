@@ -10,9 +10,11 @@ import static io.jdbcrepl.conflict.Fixtures.update;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jdbcrepl.api.Conflict;
+import io.jdbcrepl.api.ConflictKind;
+import io.jdbcrepl.api.ConflictType;
+import io.jdbcrepl.api.DmlOperation;
 import io.jdbcrepl.config.ColumnSet;
-import io.jdbcrepl.config.ConflictType;
-import io.jdbcrepl.config.DmlOperation;
 import io.jdbcrepl.lcr.RowImage;
 import io.jdbcrepl.lcr.RowLcr;
 import io.jdbcrepl.lcr.ValueType;
@@ -137,7 +139,7 @@ class ConflictDetectorTest {
         RowLcr lcr = insert(row("employee_id", 206, "department_id", 271));
         Conflict c = ConflictDetector.foreignKey(lcr, "23503", "violates foreign key constraint emp_dept_fk");
         assertThat(c.kind()).isEqualTo(ConflictKind.FOREIGN_KEY);
-        assertThat(c.type()).isNull();
+        assertThat(c.type()).isEqualTo(ConflictType.FOREIGN_KEY);
         assertThat(c.operation()).isEqualTo(DmlOperation.INSERT);
         assertThat(c.detail()).contains("23503").contains("emp_dept_fk");
     }
@@ -146,7 +148,7 @@ class ConflictDetectorTest {
     void conflictValueIsConsistent() {
         assertThatThrownBy(() -> new Conflict(DmlOperation.UPDATE, ConflictType.ROW_EXISTS, ConflictKind.UPDATE,
                 List.of("a"), null, false, null)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new Conflict(DmlOperation.UPDATE, null, ConflictKind.UPDATE, List.of(), null, false,
-                null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Conflict(DmlOperation.UPDATE, ConflictType.FOREIGN_KEY, ConflictKind.UPDATE, List.of(),
+                null, false, null)).isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -13,9 +13,11 @@ import static io.jdbcrepl.conflict.Fixtures.v;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.jdbcrepl.api.Conflict;
+import io.jdbcrepl.api.ConflictKind;
+import io.jdbcrepl.api.ConflictType;
+import io.jdbcrepl.api.DmlOperation;
 import io.jdbcrepl.config.ColumnSet;
-import io.jdbcrepl.config.ConflictType;
-import io.jdbcrepl.config.DmlOperation;
 import io.jdbcrepl.config.HandlerDefinition;
 import io.jdbcrepl.config.HandlerType;
 import io.jdbcrepl.config.TableName;

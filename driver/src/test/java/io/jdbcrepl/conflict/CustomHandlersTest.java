@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.jdbcrepl.api.DmlContext;
 import io.jdbcrepl.api.DmlHandler;
+import io.jdbcrepl.api.DmlOperation;
 import io.jdbcrepl.config.DmlHandlerDefinition;
-import io.jdbcrepl.config.DmlOperation;
 import io.jdbcrepl.config.TableName;
 import io.jdbcrepl.lcr.CommandType;
 import java.sql.SQLException;

@@ -1,8 +1,9 @@
 package io.jdbcrepl.conflict;
 
+import io.jdbcrepl.api.Conflict;
+import io.jdbcrepl.api.ConflictType;
+import io.jdbcrepl.api.DmlOperation;
 import io.jdbcrepl.config.ColumnSet;
-import io.jdbcrepl.config.ConflictType;
-import io.jdbcrepl.config.DmlOperation;
 import io.jdbcrepl.config.HandlerDefinition;
 import io.jdbcrepl.config.HandlerType;
 import io.jdbcrepl.config.TableName;

@@ -5,6 +5,7 @@ import static io.jdbcrepl.conflict.Fixtures.row;
 import static io.jdbcrepl.conflict.Fixtures.v;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jdbcrepl.api.Conflict;
 import io.jdbcrepl.config.HandlerDefinition;
 import io.jdbcrepl.config.HandlerType;
 import io.jdbcrepl.conflict.Resolution.Action;

@@ -1,5 +1,6 @@
 package io.jdbcrepl.conflict;
 
+import io.jdbcrepl.api.Conflict;
 import io.jdbcrepl.config.HandlerDefinition;
 import io.jdbcrepl.lcr.CommandType;
 import io.jdbcrepl.lcr.RowImage;

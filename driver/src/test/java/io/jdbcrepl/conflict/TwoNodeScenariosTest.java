@@ -6,8 +6,9 @@ import static io.jdbcrepl.conflict.Fixtures.row;
 import static io.jdbcrepl.conflict.Fixtures.v;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jdbcrepl.config.ConflictType;
-import io.jdbcrepl.config.DmlOperation;
+import io.jdbcrepl.api.ConflictKind;
+import io.jdbcrepl.api.ConflictType;
+import io.jdbcrepl.api.DmlOperation;
 import io.jdbcrepl.config.HandlerDefinition;
 import io.jdbcrepl.config.HandlerType;
 import io.jdbcrepl.lcr.RowLcr;

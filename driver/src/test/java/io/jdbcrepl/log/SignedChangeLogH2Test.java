@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.InstallMode;
+import io.jdbcrepl.config.LogSignature;
 
 import java.sql.Connection;
 import java.sql.DriverManager;

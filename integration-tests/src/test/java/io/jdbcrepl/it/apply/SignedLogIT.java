@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.jdbcrepl.admin.ErrorEntry;
 import io.jdbcrepl.admin.ReplAdmin;
 import io.jdbcrepl.it.support.Vendor;
-import io.jdbcrepl.log.LogSignature;
+import io.jdbcrepl.config.LogSignature;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,4 +1,4 @@
-package io.jdbcrepl.log;
+package io.jdbcrepl.config;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;

@@ -1,4 +1,4 @@
-package io.jdbcrepl.log;
+package io.jdbcrepl.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.jdbcrepl.config;
+package io.jdbcrepl.api;
 
 /**
  * The operation a handler is for. Prebuilt handlers take INSERT, UPDATE and DELETE; custom

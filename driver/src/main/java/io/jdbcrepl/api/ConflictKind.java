@@ -1,4 +1,4 @@
-package io.jdbcrepl.conflict;
+package io.jdbcrepl.api;
 
 /** The kinds of conflict of SPEC 5.1, as {@code repl_conflict} names them. */
 public enum ConflictKind {

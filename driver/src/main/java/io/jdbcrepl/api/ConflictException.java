@@ -1,9 +1,9 @@
-package io.jdbcrepl.conflict;
+package io.jdbcrepl.api;
 
 import java.sql.SQLException;
 
 /**
- * A conflict the prebuilt handlers did not resolve, as {@link io.jdbcrepl.api.DmlContext#execute}
+ * A conflict the prebuilt handlers did not resolve, as {@link DmlContext#execute}
  * throws it, with SQLState 23000 (integrity constraint violation, the class a conflict is
  * closest to) and the resolution's one-line reason as the message.
  */
@@ -16,10 +16,6 @@ public final class ConflictException extends SQLException {
     public ConflictException(String message, Conflict conflict) {
         super(message, "23000");
         this.conflict = conflict;
-    }
-
-    public ConflictException(Resolution unresolved) {
-        this(unresolved.reason(), unresolved.conflict());
     }
 
     public Conflict conflict() {

@@ -1,8 +1,7 @@
-package io.jdbcrepl.apply;
+package io.jdbcrepl.log;
 
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.InstallMode;
-import io.jdbcrepl.log.ChangeLogSchema;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -62,7 +61,7 @@ public final class ApplySchema {
         } catch (SQLException e) {
             // The application's user (least privileges) may not even see these tables: the apply
             // user, or install as their owner, adds what is missing.
-            if (!SqlErrors.permissionDenied(e)) throw e;
+            if (!Grants.denied(e)) throw e;
             if (!connection.getAutoCommit()) connection.rollback();
         }
     }

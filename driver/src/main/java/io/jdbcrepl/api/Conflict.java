@@ -1,18 +1,16 @@
-package io.jdbcrepl.conflict;
+package io.jdbcrepl.api;
 
-import io.jdbcrepl.config.ConflictType;
-import io.jdbcrepl.config.DmlOperation;
 import io.jdbcrepl.lcr.RowImage;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * A detected conflict (SPEC 5.1), as {@link ConflictDetector} finds it and as a custom handler
- * sees it ({@link io.jdbcrepl.api.DmlContext#conflict()}).
+ * A detected conflict (SPEC 5.1), as the apply side detects it and as a custom handler
+ * sees it ({@link DmlContext#conflict()}).
  *
  * @param operation the LCR's operation: INSERT, UPDATE or DELETE
- * @param type ROW_EXISTS or ROW_MISSING; null for a foreign key conflict (no prebuilt handler
- *     takes one)
+ * @param type ROW_EXISTS, ROW_MISSING, or FOREIGN_KEY for a foreign key conflict (no prebuilt
+ *     handler takes one)
  * @param kind update, uniqueness, delete or foreign key
  * @param columns the conflicting columns, in the LCR's column order: for ROW_EXISTS those whose
  *     LCR value differs from the destination's; empty for ROW_MISSING and foreign keys
@@ -27,10 +25,11 @@ public record Conflict(DmlOperation operation, ConflictType type, ConflictKind k
 
     public Conflict {
         Objects.requireNonNull(operation, "operation");
+        Objects.requireNonNull(type, "type");
         Objects.requireNonNull(kind, "kind");
         columns = List.copyOf(columns);
-        if ((type == null) != (kind == ConflictKind.FOREIGN_KEY)) {
-            throw new IllegalArgumentException("only a foreign key conflict has no conflict type");
+        if ((type == ConflictType.FOREIGN_KEY) != (kind == ConflictKind.FOREIGN_KEY)) {
+            throw new IllegalArgumentException("a foreign key conflict is of type and kind FOREIGN_KEY");
         }
         if ((type == ConflictType.ROW_EXISTS) != (currentRow != null)) {
             throw new IllegalArgumentException("a ROW_EXISTS conflict has a current row, the others none");
