@@ -4,10 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-/**
- * The command table of SPEC section 7. A command whose action is null parses and checks its
- * arguments like the finished one will, then says it is not available in this build.
- */
+/** The command table of SPEC section 7. */
 final class Commands {
 
     static final Duration DEFAULT_WAIT_TIMEOUT = Duration.ofSeconds(60);
