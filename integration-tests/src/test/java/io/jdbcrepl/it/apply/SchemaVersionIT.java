@@ -43,9 +43,7 @@ class SchemaVersionIT extends ClusterTest {
     @ParameterizedTest(name = "{0}")
     @EnumSource(value = Vendor.class, names = {"POSTGRESQL", "MARIADB", "H2"})
     void anOlderInstallIsUpgradedOnConnect(Vendor vendor) throws Exception {
-        TestDatabase db = databases.create(vendor, "ver_old");
-        db.openRepl(Map.of("repl.node", "n1", "repl.apply", "false")).close();
-        makeUnversioned(db);
+        TestDatabase db = unversionedInstall(vendor, "ver_old");
 
         try (Connection c = db.openRepl(Map.of("repl.node", "n1")); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE note (id INT PRIMARY KEY, body VARCHAR(20))");
@@ -60,9 +58,7 @@ class SchemaVersionIT extends ClusterTest {
     @ParameterizedTest(name = "{0}")
     @EnumSource(value = Vendor.class, names = {"POSTGRESQL", "MARIADB", "H2"})
     void anOlderInstallWithInstallNoneIsRefusedUntilTheInstallCommand(Vendor vendor) throws Exception {
-        TestDatabase db = databases.create(vendor, "ver_none");
-        db.openRepl(Map.of("repl.node", "n1", "repl.apply", "false")).close();
-        makeUnversioned(db);
+        TestDatabase db = unversionedInstall(vendor, "ver_none");
 
         assertThatThrownBy(() -> db.openRepl(Map.of("repl.node", "n1", "repl.install", "none")).close())
                 .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("55000"))
@@ -81,8 +77,7 @@ class SchemaVersionIT extends ClusterTest {
     @ParameterizedTest(name = "{0}")
     @EnumSource(value = Vendor.class, names = {"POSTGRESQL", "MARIADB", "H2"})
     void aNewerVersionIsRefused(Vendor vendor) throws Exception {
-        TestDatabase db = databases.create(vendor, "ver_new");
-        db.openRepl(Map.of("repl.node", "n1", "repl.apply", "false")).close();
+        TestDatabase db = installed(vendor, "ver_new");
         raw(db, "UPDATE repl_version SET version = " + (CURRENT + 1));
 
         String message = "are at version " + (CURRENT + 1) + ", newer than this driver understands (version " + CURRENT + ")";
@@ -94,13 +89,22 @@ class SchemaVersionIT extends ClusterTest {
         assertThat(recorded(db)).isEqualTo(CURRENT + 1);
     }
 
+    /** A database with the driver's tables installed by a connection (of a configuration later ones do not repeat). */
+    private TestDatabase installed(Vendor vendor, String label) throws SQLException {
+        TestDatabase db = databases.create(vendor, label);
+        db.openRepl(Map.of("repl.node", "n1", "repl.apply", "false")).close();
+        return db;
+    }
+
     /** The tables as the driver made them before repl_version: without the columns added since the first release. */
-    private static void makeUnversioned(TestDatabase db) throws SQLException {
+    private TestDatabase unversionedInstall(Vendor vendor, String label) throws SQLException {
+        TestDatabase db = installed(vendor, label);
         raw(db, "ALTER TABLE repl_log DROP COLUMN signature");
         raw(db, "ALTER TABLE repl_error_lcr DROP COLUMN signature");
         raw(db, "ALTER TABLE repl_progress DROP COLUMN subscribed");
         raw(db, "ALTER TABLE repl_progress DROP COLUMN rewound");
         raw(db, "DROP TABLE repl_version");
+        return db;
     }
 
     private static void assertNewColumnsThere(TestDatabase db) throws SQLException {
