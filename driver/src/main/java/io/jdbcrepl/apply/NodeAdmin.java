@@ -7,8 +7,8 @@ import io.jdbcrepl.admin.ReplAdmin;
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.InstallMode;
 import io.jdbcrepl.config.PeerConfig;
-import io.jdbcrepl.log.ApplySchema;
 import io.jdbcrepl.log.Grants;
+import io.jdbcrepl.log.SchemaInstaller;
 import io.jdbcrepl.node.Node;
 import io.jdbcrepl.node.VendorDriver;
 
@@ -40,8 +40,7 @@ public final class NodeAdmin implements ReplAdmin {
     @Override
     public void install() throws SQLException {
         try (Connection c = local()) {
-            node.changeLog().install(c, InstallMode.AUTO);
-            new ApplySchema(node.dialect(), node.changeLog()).install(c, InstallMode.AUTO);
+            new SchemaInstaller(node.dialect(), node.changeLog()).install(c, InstallMode.AUTO);
         }
     }
 

@@ -6,9 +6,12 @@ import io.jdbcrepl.apply.InboundServer;
 import io.jdbcrepl.apply.NodeAdmin;
 import io.jdbcrepl.apply.Outage;
 import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.config.InstallMode;
 import io.jdbcrepl.config.ReplConfig;
+import io.jdbcrepl.log.ChangeLogSchema;
 import io.jdbcrepl.log.DriverSchema;
 import io.jdbcrepl.log.Grants;
+import io.jdbcrepl.log.SchemaInstaller;
 import io.jdbcrepl.node.TableCatalog;
 import io.jdbcrepl.lcr.Json;
 import io.jdbcrepl.logging.DriverLog;
@@ -58,8 +61,14 @@ final class ApplyCommands {
 
     static int install(Invocation invocation) throws SQLException {
         if (invocation.flag("--grants")) return grants(invocation);
-        Node node = node(invocation);
-        new NodeAdmin(node).install();
+        // whatever repl.install says: this is the command that its messages name
+        ReplConfig config = config(invocation);
+        Dialect dialect = Dialect.forUrl(config.delegateUrl());
+        try (Connection raw = VendorDriver.open(config)) {
+            String schema = DriverSchema.resolve(dialect, config.schema().orElse(null), raw);
+            new SchemaInstaller(dialect, new ChangeLogSchema(dialect, schema)).install(raw, InstallMode.AUTO);
+        }
+        Node node = node(invocation); // checks the rest of the configuration, as a connection would
         invocation.out.println("The driver's tables are in schema " + node.logSchema() + " of node " + node.name() + ".");
         return ExitCode.OK;
     }

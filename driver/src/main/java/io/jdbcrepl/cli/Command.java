@@ -28,7 +28,7 @@ final class Command {
     final String description;     // a paragraph, for --help
     final List<Option> options;   // without --help, which every command has
     final Check check;
-    final Action action;          // null: not available in this build
+    final Action action;          // null for a group: its subcommands act
     final List<Command> subcommands;
 
     private Command(String name, String operands, int minOperands, int maxOperands, String summary,
@@ -63,10 +63,6 @@ final class Command {
 
     boolean isGroup() {
         return !subcommands.isEmpty();
-    }
-
-    boolean isAvailable() {
-        return action != null;
     }
 
     Option option(String optionName) {

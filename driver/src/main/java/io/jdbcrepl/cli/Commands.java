@@ -4,10 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-/**
- * The command table of SPEC section 7. A command whose action is null parses and checks its
- * arguments like the finished one will, then says it is not available in this build.
- */
+/** The command table of SPEC section 7. */
 final class Commands {
 
     static final Duration DEFAULT_WAIT_TIMEOUT = Duration.ofSeconds(60);
@@ -121,8 +118,9 @@ final class Commands {
                     """
                     Creates the driver's schema (repl.schema: repl, or <database>_repl on
                     MariaDB/MySQL) when missing and its tables in it, as repl.install=auto does on
-                    the first connection; tables that exist already are left as they are, so
-                    running it twice is harmless.
+                    the first connection, and brings tables of an older driver up to this one's
+                    version (repl_version); tables at it are left as they are, so running it
+                    twice is harmless.
                     With --grants it creates nothing: it prints, for the database the URL names,
                     the GRANT statements of least privilege for the application user, the apply
                     user and the peer-reading user (CREATE ROLE/USER as comments), to run as the

@@ -8,11 +8,9 @@ public final class ExitCode {
     public static final int FAILED = 1;
     /** The command line was wrong: unknown command or option, missing {@code --url}, bad value. */
     public static final int USAGE = 2;
-    /** The command exists but is not implemented in this build. */
-    public static final int NOT_AVAILABLE = 3;
 
     static final String SUMMARY =
-            "exit codes: 0 ok, 1 operation failed, 2 usage error, 3 not available in this build";
+            "exit codes: 0 ok, 1 operation failed, 2 usage error";
 
     private ExitCode() {}
 }

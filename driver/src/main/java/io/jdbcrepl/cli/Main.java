@@ -91,11 +91,6 @@ public final class Main {
         } catch (UsageException e) {
             return usageError(e, command, err);
         }
-        if (!command.isAvailable()) {
-            err.println(NAME + ": '" + command.name + "' is not available yet in this build"
-                    + " (exit code " + ExitCode.NOT_AVAILABLE + ")");
-            return ExitCode.NOT_AVAILABLE;
-        }
         try {
             return command.action.run(invocation);
         } catch (UsageException e) { // an operand only the action can check (an entry's id)
@@ -154,8 +149,7 @@ public final class Main {
         out.println();
         out.println("Commands:");
         for (Command command : Commands.ALL) {
-            out.printf("  %-9s %s%s%n", command.name, command.summary,
-                    command.isAvailable() || command.isGroup() ? "" : " [not available yet]");
+            out.printf("  %-9s %s%n", command.name, command.summary);
         }
         out.println();
         out.println("Every command but demo takes --url with a jdbc:repl: URL; repl.* keys come from its");
@@ -182,8 +176,7 @@ public final class Main {
         if (command.isGroup()) {
             out.println("Subcommands:");
             for (Command sub : command.subcommands) {
-                out.printf("  %-8s %s%s%n", sub.shortName(), sub.summary,
-                        sub.isAvailable() ? "" : " [not available yet]");
+                out.printf("  %-8s %s%n", sub.shortName(), sub.summary);
             }
             out.println();
             out.println("Run '" + PROGRAM + " " + command.name + " <subcommand> --help' for its options.");
@@ -198,11 +191,6 @@ public final class Main {
                         option.required() ? " (required)" : "");
             }
             out.printf("  %-" + width + "s  %s%n", "-h, --help", "show this help");
-            if (!command.isAvailable()) {
-                out.println();
-                out.println("Not available yet in this build: it checks its arguments, then exits with "
-                        + ExitCode.NOT_AVAILABLE + ".");
-            }
         }
         out.println(ExitCode.SUMMARY);
     }

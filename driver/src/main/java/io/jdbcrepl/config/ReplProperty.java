@@ -70,7 +70,8 @@ public enum ReplProperty {
             "Prebuilt handler: the resolution method. Required.",
             "RECORD", "IGNORE", "DISCARD", "OVERWRITE", "MAXIMUM", "MINIMUM", "DELTA"),
     INSTALL("repl.install", Type.ENUM, "auto", null,
-            "`auto` creates the driver's schema and tables when missing; `none` fails clearly when they are missing.",
+            "`auto` creates the driver's schema and tables when missing and upgrades those of an older driver; `none`"
+                    + " fails clearly when they are missing or older.",
             "auto", "none"),
     KEY("repl.key.<table>", Type.COLUMNS, null, "primary key",
             "Substitute key columns of the table (Oracle `SET_KEY_COLUMNS`)."),

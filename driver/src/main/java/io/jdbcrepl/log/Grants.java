@@ -48,7 +48,7 @@ public final class Grants {
         }
         out.add("");
         out.add("-- Application user: capture writes repl_log" + (pg ? "" : " and stamps repl_tx under a shared lock"
-                + " on repl_epoch") + " in the application's transactions; connect checks the driver's tables exist.");
+                + " on repl_epoch") + " in the application's transactions; connect reads the version of the driver's tables.");
         out.add("-- It also needs SELECT on the replicated tables it changes (capture reads the rows it changes).");
         if (pg) connect(out, app);
         grant(out, pg ? "SELECT, INSERT" : "SELECT, INSERT", "repl_log", app);
@@ -60,13 +60,14 @@ public final class Grants {
             out.add("-- large UPDATEs and LOAD DATA stage rows in a temporary table of the application's database:");
             out.add("GRANT CREATE TEMPORARY TABLES ON " + log.quote(appSchema) + ".* TO " + role(app) + ";");
         }
-        grant(out, "SELECT", "repl_conflict", app);
+        grant(out, "SELECT", "repl_version", app);
         out.add("");
         out.add("-- Apply user: the user of the process that runs the apply side (the application, unless repl.apply=false;"
                 + " else the 'apply' command's --user). It writes the replicated tables, repl_progress, the error queue"
                 + " and repl_conflict, purges this node's log and drops silent subscribers.");
         out.add("-- When the application runs the apply side (the default), grant these to the application user too.");
         if (pg) connect(out, apply);
+        grant(out, "SELECT", "repl_version", apply);
         grant(out, "SELECT, INSERT, UPDATE", "repl_progress", apply);
         grant(out, "SELECT, UPDATE", "repl_subscriber", apply);
         for (String t : List.of("repl_error", "repl_error_lcr", "repl_conflict")) {

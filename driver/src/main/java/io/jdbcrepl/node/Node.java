@@ -1,6 +1,5 @@
 package io.jdbcrepl.node;
 
-import io.jdbcrepl.log.ApplySchema;
 import io.jdbcrepl.conflict.CustomHandlers;
 import io.jdbcrepl.capture.CaptureException;
 import io.jdbcrepl.capture.CaptureSettings;
@@ -13,6 +12,7 @@ import io.jdbcrepl.config.ReplConfig;
 import io.jdbcrepl.config.SupplementalMode;
 import io.jdbcrepl.log.ChangeLogSchema;
 import io.jdbcrepl.log.DriverSchema;
+import io.jdbcrepl.log.SchemaInstaller;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -112,8 +112,7 @@ public final class Node {
             CustomHandlers.load(config.dmlHandlers(), context != null ? context : Node.class.getClassLoader());
             node = new Node(key, config.node().orElseThrow(), config, dialect, schema,
                     TableCatalog.currentSchema(raw, dialect), database);
-            node.changeLog.install(raw, config.install());
-            new ApplySchema(dialect, node.changeLog).install(raw, config.install());
+            new SchemaInstaller(dialect, node.changeLog).install(raw, config.install());
             // SPEC 5.3: keys naming columns of tables that exist now fail connect (22023); others at first use
             TableRules.checkConfigured(config, raw, dialect);
             NODES.put(key, node);

@@ -32,6 +32,17 @@ class GrantsTest {
         assertThat(lines).filteredOn(l -> l.contains("TO 'c'@'%'")).noneMatch(l -> l.contains("DELETE"));
     }
 
+    /** Connect reads the version of the driver's tables, as the application or as the apply user; peers never do. */
+    @Test
+    void theApplicationAndApplyUsersMayReadTheVersion() {
+        List<String> lines = new Grants(Dialect.POSTGRESQL, "repl", "hr", "public").statements("n1", "a", "b", "c");
+        assertThat(lines).contains("GRANT SELECT ON \"repl\".\"repl_version\" TO \"a\";",
+                "GRANT SELECT ON \"repl\".\"repl_version\" TO \"b\";");
+        assertThat(lines).filteredOn(l -> l.contains("TO \"c\"")).noneMatch(l -> l.contains("repl_version"));
+        assertThat(new Grants(Dialect.MYSQL, "hr_repl", "hr", "hr").statements("n1", "a", "b", "c"))
+                .contains("GRANT SELECT ON `hr_repl`.`repl_version` TO 'a'@'%';");
+    }
+
     @Test
     void h2HasNothingToGrant() {
         assertThat(new Grants(Dialect.H2, "REPL", "X", "PUBLIC").statements("n1", "a", "b", "c"))

@@ -62,12 +62,13 @@ class SignedChangeLogH2Test {
     @Test
     void anOlderInstallGainsTheSignatureColumn() throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:h2:mem:")) {
-            ChangeLogSchema schema = new ChangeLogSchema(Dialect.H2, "REPL");
-            schema.install(c, InstallMode.AUTO);
+            SchemaInstaller installer = new SchemaInstaller(Dialect.H2, new ChangeLogSchema(Dialect.H2, "REPL"));
+            installer.install(c, InstallMode.AUTO);
             try (Statement s = c.createStatement()) {
-                s.execute("ALTER TABLE REPL.REPL_LOG DROP COLUMN SIGNATURE"); // as an earlier version created it
+                s.execute("ALTER TABLE REPL.REPL_LOG DROP COLUMN SIGNATURE"); // as an earlier version created it,
+                s.execute("DROP TABLE REPL.REPL_VERSION"); // before versions were recorded
             }
-            schema.install(c, InstallMode.AUTO);
+            installer.install(c, InstallMode.AUTO);
             try (Statement s = c.createStatement();
                     ResultSet rs = s.executeQuery("SELECT count(*) FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = 'REPL'"
                             + " AND TABLE_NAME = 'REPL_LOG' AND COLUMN_NAME = 'SIGNATURE'")) {
