@@ -121,8 +121,8 @@ public final class CaptureSession implements ConnectionInterceptor {
     private static void requireMariaDb(Connection raw) throws SQLException {
         String version = raw.getMetaData().getDatabaseProductVersion();
         if (version == null || !version.toLowerCase(java.util.Locale.ROOT).contains("mariadb")) {
-            throw new SQLException("Capture (repl.node) on a MySQL server (" + version + ") is not available in this"
-                    + " build: it needs MariaDB 10.6+; connect without repl.node for a pass-through connection", SqlStates.REFUSED);
+            throw new SQLException("Capture (repl.node) on a MySQL server (" + version + ") is not supported: it uses"
+                    + " MariaDB 10.6+'s RETURNING; connect without repl.node for a pass-through connection", SqlStates.REFUSED);
         }
     }
 
