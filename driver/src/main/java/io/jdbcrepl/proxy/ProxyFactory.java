@@ -32,10 +32,10 @@ import static net.bytebuddy.matcher.ElementMatchers.returns;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 
 /**
- * Creates the proxies. Each proxy class is generated once, on first use, from its hand-written base
- * class: every interface method the base does not implement forwards to the base's delegate field.
- * The classes are defined next to their bases (same package, same class loader), so nothing is
- * generated per vendor class and nothing leaks across class loaders.
+ * Creates the proxies. Each proxy class is generated from its hand-written base class, at build
+ * time by {@link ProxyClassWriter}: every interface method the base does not implement forwards to
+ * the base's delegate field. The classes live next to their bases (same package, same class
+ * loader), so nothing is generated per vendor class and nothing leaks across class loaders.
  */
 public final class ProxyFactory {
 
