@@ -125,10 +125,10 @@ public final class ReplDriver implements Driver {
                     }
                 }
             }
-            // materialized views work with and without repl.node (SPEC 6)
+            // materialized views work with and without repl.node (SPEC 6); without, only once a statement needs them
             MviewSession mviews = new MviewSession(capture, raw, config.delegateUrl(), config.schema().orElse(null));
-            Object extensions = admin == null ? mviews.admin() : new Object[] {admin, mviews.admin()};
-            return ProxyFactory.wrap(raw, mviews, extensions, config.node().orElse("pass-through"));
+            if (admin == null) return ProxyFactory.wrapOnDemand(raw, mviews, mviews.admin(), "pass-through");
+            return ProxyFactory.wrap(raw, mviews, new Object[] {admin, mviews.admin()}, config.node().orElse("pass-through"));
         } catch (SQLException e) {
             if (capture != null) capture.afterClose();
             closeQuietly(raw, e);

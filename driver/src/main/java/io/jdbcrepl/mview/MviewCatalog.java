@@ -44,9 +44,10 @@ final class MviewCatalog {
     /** Per view, the shape of its table as a fast refresh writes it; forgotten on every change. */
     final Map<Name, ViewTable> viewTables = new java.util.concurrent.ConcurrentHashMap<>();
 
-    record State(Map<Name, LogDefinition> logs, Map<Name, ViewDefinition> views) {
-        boolean anyOnCommit() {
-            return views.values().stream().anyMatch(ViewDefinition::onCommit);
+    /** {@code anyOnCommit}: whether a view is ON COMMIT, known once, as every pass-through statement asks it. */
+    record State(Map<Name, LogDefinition> logs, Map<Name, ViewDefinition> views, boolean anyOnCommit) {
+        State(Map<Name, LogDefinition> logs, Map<Name, ViewDefinition> views) {
+            this(logs, views, views.values().stream().anyMatch(ViewDefinition::onCommit));
         }
 
         /** Whether an ON COMMIT view reads {@code table} (MariaDB compares names without case). */

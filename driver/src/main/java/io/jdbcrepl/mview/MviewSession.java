@@ -13,6 +13,7 @@ import io.jdbcrepl.intercept.PrepareRequest;
 import io.jdbcrepl.intercept.PreparedBatch;
 import io.jdbcrepl.intercept.SqlBatch;
 import io.jdbcrepl.intercept.SqlStates;
+import io.jdbcrepl.intercept.StandbyInterceptor;
 import io.jdbcrepl.intercept.StatementInterceptor;
 import io.jdbcrepl.intercept.StatementKind;
 import io.jdbcrepl.log.DriverSchema;
@@ -38,8 +39,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * COMMIT views the transaction changes and refreshes those views before the real commit. A
  * statement in auto-commit mode that changes such a master runs in a transaction of its own that
  * the driver commits after the refresh, so the view changes with it.
+ *
+ * <p>Without {@code repl.node} it stands by ({@link StandbyInterceptor}): the connection is a pure
+ * pass-through until a statement may be one of ours or the database has an ON COMMIT view.
  */
-public final class MviewSession implements ConnectionInterceptor {
+public final class MviewSession implements StandbyInterceptor {
 
     private static final int MAX_CACHED_SQL = 1024;
 
@@ -51,6 +55,11 @@ public final class MviewSession implements ConnectionInterceptor {
     private final Refresher refresher;
     /** Tables named by SQL texts, unresolved (schema null when unqualified), per catalog. */
     private static final Map<String, List<Name>> TARGETS = new ConcurrentHashMap<>();
+    /**
+     * Where the catalog lives, per URL and {@code repl.schema}: a connection starts in its URL's
+     * database, so MariaDB's {@code SELECT DATABASE()} is asked once per URL, not on every connect.
+     */
+    private static final Map<String, Optional<String>> SCHEMAS = new ConcurrentHashMap<>();
     private final TreeSet<String> dirty = new TreeSet<>();
     private final List<Name> dirtyNames = new ArrayList<>();
     private String currentSchema;
@@ -65,9 +74,19 @@ public final class MviewSession implements ConnectionInterceptor {
         this.inner = inner;
         this.raw = raw;
         this.dialect = Dialect.forUrl(delegateUrl);
-        this.catalog = MviewCatalog.of(delegateUrl, dialect, DriverSchema.resolveOrNull(dialect, schema, raw), raw);
+        this.catalog = MviewCatalog.of(delegateUrl, dialect, catalogSchema(delegateUrl, schema, raw), raw);
         this.refresher = new Refresher(catalog);
         this.ddl = new MviewDdl(catalog, refresher, this::resolve);
+    }
+
+    private String catalogSchema(String delegateUrl, String configured, Connection raw) throws SQLException {
+        String key = delegateUrl + "\u0000" + configured;
+        Optional<String> known = SCHEMAS.get(key);
+        if (known != null) return known.orElse(null);
+        Optional<String> resolved = Optional.ofNullable(DriverSchema.resolveOrNull(dialect, configured, raw));
+        if (SCHEMAS.size() > MAX_CACHED_SQL) SCHEMAS.clear();
+        SCHEMAS.put(key, resolved);
+        return resolved.orElse(null);
     }
 
     /** The administration API of this connection ({@code unwrap(MaterializedViews.class)}). */
@@ -94,6 +113,11 @@ public final class MviewSession implements ConnectionInterceptor {
     }
 
     // ---- statements
+
+    @Override
+    public boolean neededFor(String sql) {
+        return MviewParser.mayBeOurs(sql) || catalog.state().anyOnCommit();
+    }
 
     @Override
     public StatementInterceptor onStatement(String sql, StatementKind kind) throws SQLException {

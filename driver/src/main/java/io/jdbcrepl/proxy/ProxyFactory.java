@@ -2,6 +2,7 @@ package io.jdbcrepl.proxy;
 
 import io.jdbcrepl.intercept.ConnectionInterceptor;
 import io.jdbcrepl.intercept.GeneratedKeys;
+import io.jdbcrepl.intercept.StandbyInterceptor;
 import io.jdbcrepl.intercept.StatementInterceptor;
 import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.asm.Advice;
@@ -31,10 +32,10 @@ import static net.bytebuddy.matcher.ElementMatchers.returns;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 
 /**
- * Creates the proxies. Each proxy class is generated once, on first use, from its hand-written base
- * class: every interface method the base does not implement forwards to the base's delegate field.
- * The classes are defined next to their bases (same package, same class loader), so nothing is
- * generated per vendor class and nothing leaks across class loaders.
+ * Creates the proxies. Each proxy class is generated from its hand-written base class, at build
+ * time by {@link ProxyClassWriter}: every interface method the base does not implement forwards to
+ * the base's delegate field. The classes live next to their bases (same package, same class
+ * loader), so nothing is generated per vendor class and nothing leaks across class loaders.
  */
 public final class ProxyFactory {
 
@@ -49,8 +50,18 @@ public final class ProxyFactory {
      */
     public static Connection wrap(Connection delegate, ConnectionInterceptor interceptor, Object extension,
             String label) {
+        return connection(delegate, interceptor, null, extension, label);
+    }
+
+    /** Wraps a real connection that is a pure pass-through until a statement needs {@code standby}. */
+    public static Connection wrapOnDemand(Connection delegate, StandbyInterceptor standby, Object extension, String label) {
+        return connection(delegate, null, standby, extension, label);
+    }
+
+    private static Connection connection(Connection delegate, ConnectionInterceptor interceptor,
+            StandbyInterceptor standby, Object extension, String label) {
         try {
-            return (ConnectionProxy) Classes.CONNECTION.invokeExact(delegate, interceptor, extension, label);
+            return (ConnectionProxy) Classes.CONNECTION.invokeExact(delegate, interceptor, standby, extension, label);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -115,7 +126,7 @@ public final class ProxyFactory {
     /** The generated classes' constructors, made once when first needed (class-init is thread-safe). */
     private static final class Classes {
         static final MethodHandle CONNECTION = constructor(ConnectionProxy.class, false,
-                Connection.class, ConnectionInterceptor.class, Object.class, String.class);
+                Connection.class, ConnectionInterceptor.class, StandbyInterceptor.class, Object.class, String.class);
         static final MethodHandle STATEMENT = constructor(StatementProxy.class, false,
                 ConnectionProxy.class, Statement.class);
         static final MethodHandle PREPARED = constructor(PreparedStatementProxy.class, false,
@@ -136,7 +147,7 @@ public final class ProxyFactory {
 
     private static MethodHandle constructor(Class<?> base, boolean recording, Class<?>... parameters) {
         try {
-            Class<?> generated = generate(base, recording);
+            Class<?> generated = proxyClass(base, recording);
             MethodHandle handle = LOOKUP.findConstructor(generated, MethodType.methodType(void.class, parameters));
             return handle.asType(handle.type().changeReturnType(base));
         } catch (ReflectiveOperationException e) {
@@ -144,11 +155,30 @@ public final class ProxyFactory {
         }
     }
 
+    /**
+     * The class {@link ProxyClassWriter} wrote at build time; generated now only when the build did
+     * not write it (a compile outside Maven), since generating loads some 900 classes of Byte Buddy
+     * and made the first connect of a JVM 0.4 s slower.
+     */
+    private static Class<?> proxyClass(Class<?> base, boolean recording) {
+        try {
+            return Class.forName(proxyClassName(base, recording), true, base.getClassLoader());
+        } catch (ClassNotFoundException notWritten) {
+            try (DynamicType.Unloaded<?> unloaded = generate(base, recording)) {
+                return unloaded.load(base.getClassLoader(), ClassLoadingStrategy.UsingLookup.of(LOOKUP)).getLoaded();
+            }
+        }
+    }
+
+    static String proxyClassName(Class<?> base, boolean recording) {
+        return base.getName() + (recording ? "$Recording" : "$Forwarding");
+    }
+
     /** Generates the final forwarding subclass of {@code base}. */
-    private static Class<?> generate(Class<?> base, boolean recording) {
+    static DynamicType.Unloaded<?> generate(Class<?> base, boolean recording) {
         DynamicType.Builder<?> builder = new ByteBuddy()
                 .subclass(base, ConstructorStrategy.Default.IMITATE_SUPER_CLASS_OPENING)
-                .name(base.getName() + (recording ? "$Recording" : "$Forwarding"))
+                .name(proxyClassName(base, recording))
                 .modifiers(Visibility.PUBLIC, TypeManifestation.FINAL)
                 // Every interface method the base leaves alone, default methods included
                 // (matching only abstract ones would drop JDBC 4.2's executeLargeUpdate & co).
@@ -170,9 +200,7 @@ public final class ProxyFactory {
                             .and(takesArgument(0, int.class)))
                     .intercept(Advice.to(RecordParameter.class).wrap(forwardCall("psDelegate")));
         }
-        try (DynamicType.Unloaded<?> unloaded = builder.make()) {
-            return unloaded.load(base.getClassLoader(), ClassLoadingStrategy.UsingLookup.of(LOOKUP)).getLoaded();
-        }
+        return builder.make();
     }
 
     private static MethodCall forwardCall(String field) {

@@ -5,6 +5,7 @@ import io.jdbcrepl.intercept.ExecuteMethod;
 import io.jdbcrepl.intercept.Execution;
 import io.jdbcrepl.intercept.PreparedBatch;
 import io.jdbcrepl.intercept.SqlBatch;
+import io.jdbcrepl.intercept.StandbyInterceptor;
 import io.jdbcrepl.intercept.StatementInterceptor;
 import io.jdbcrepl.intercept.StatementKind;
 import org.h2.jdbc.JdbcConnection;
@@ -194,6 +195,49 @@ class InterceptionHooksTest {
             assertThat(ps.getClass().getName()).endsWith("$Forwarding");
         }
         assertThat(events).isEmpty();
+    }
+
+    @Test
+    void aStandbyInterceptorSeesNothingUntilAStatementNeedsItThenEverything() throws SQLException {
+        List<String> asked = new ArrayList<>();
+        StandbyInterceptor standby = new StandbyInterceptor() {
+            @Override
+            public boolean neededFor(String sql) {
+                asked.add(sql);
+                return sql.contains("needed");
+            }
+
+            @Override
+            public StatementInterceptor onStatement(String sql, StatementKind kind) {
+                events.add("plan " + kind + " " + sql);
+                return null;
+            }
+
+            @Override
+            public void beforeCommit(Connection c) {
+                events.add("before commit");
+            }
+        };
+        Connection onDemand = ProxyFactory.wrapOnDemand(raw, standby, new Extension(), "on demand");
+        onDemand.setAutoCommit(false);
+        try (Statement s = onDemand.createStatement(); PreparedStatement ps = onDemand.prepareStatement("select 1")) {
+            s.executeUpdate("insert into t values (1, 'a')");
+            ps.executeQuery().close();
+            onDemand.commit();
+            assertThat(events).isEmpty();
+            assertThat(asked).containsExactly("select 1", "insert into t values (1, 'a')");
+            s.execute("select 'needed'");
+            s.execute("select 2");
+            onDemand.commit();
+        }
+        assertThat(events).containsExactly("plan PLAIN select 'needed'", "plan PLAIN select 2", "before commit");
+        assertThat(asked).hasSize(3); // asked no more once started
+
+        Connection other = ProxyFactory.wrapOnDemand(raw, standby, new Extension(), "on demand");
+        events.clear();
+        assertThat(other.unwrap(Extension.class)).isInstanceOf(Extension.class);
+        other.commit();
+        assertThat(events).containsExactly("before commit"); // reaching the extension starts it too
     }
 
     private long count(String sql) throws SQLException {

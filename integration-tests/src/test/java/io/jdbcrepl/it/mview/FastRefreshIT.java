@@ -101,6 +101,29 @@ class FastRefreshIT {
     }
 
     /**
+     * A pass-through connection that never runs a statement of ours still refreshes the ON COMMIT
+     * views its changes reach: one opened before the view existed (a pool's) and one opened after.
+     */
+    @ForEachVendor
+    void everyPassThroughConnectionRefreshesOnCommitViews(Vendor vendor) throws SQLException {
+        try (TestDatabase db = TestDatabase.create(vendor, "mv_pool"); Connection c = db.openRepl();
+                Connection pooled = db.openRepl()) {
+            run(c, "create table m (id int primary key, grp varchar(10), val int, note varchar(20))",
+                    "create materialized view log on m with primary key (grp, val) including new values",
+                    "create materialized view mv_c refresh fast on commit as select grp, count(*) as n, sum(val) as s from m group by grp");
+            run(pooled, "insert into m values (1, 'a', 1, 'x')");
+            pooled.setAutoCommit(false);
+            run(pooled, "insert into m values (2, 'a', 2, 'y')");
+            pooled.commit();
+            assertThat(rows(c, "select grp, n, s from mv_c")).containsExactly("a 2 3");
+            try (Connection later = db.openRepl()) {
+                run(later, "update m set val = 10 where id = 1");
+            }
+            assertThat(rows(c, "select grp, n, s from mv_c")).containsExactly("a 2 12");
+        }
+    }
+
+    /**
      * Views without aggregates are refreshed in place by their (unique) key: with a composite key,
      * with no column but the key, and a row whose view values did not change is not written again
      * (on PostgreSQL it keeps its ctid; a delete and insert would move it).
