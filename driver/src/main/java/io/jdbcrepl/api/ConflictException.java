@@ -1,5 +1,6 @@
 package io.jdbcrepl.api;
 
+import io.jdbcrepl.intercept.SqlState;
 import java.sql.SQLException;
 
 /**
@@ -14,7 +15,7 @@ public final class ConflictException extends SQLException {
     private final transient Conflict conflict;
 
     public ConflictException(String message, Conflict conflict) {
-        super(message, "23000");
+        super(message, SqlState.INTEGRITY_CONSTRAINT_VIOLATION.code());
         this.conflict = conflict;
     }
 
