@@ -1,6 +1,5 @@
 package io.jdbcrepl.api;
 
-import io.jdbcrepl.intercept.SqlState;
 import java.sql.SQLException;
 
 /**
@@ -15,7 +14,7 @@ public final class ConflictException extends SQLException {
     private final transient Conflict conflict;
 
     public ConflictException(String message, Conflict conflict) {
-        super(message, SqlState.INTEGRITY_CONSTRAINT_VIOLATION.code());
+        super(message, "23000"); // SqlState.INTEGRITY_CONSTRAINT_VIOLATION; the api needs nothing internal
         this.conflict = conflict;
     }
 
