@@ -60,7 +60,8 @@ public final class NodeAdmin implements ReplAdmin {
                         String rewound = at.isPresent() ? progress.rewound(local, peer.name()) : null;
                         if (!local.getAutoCommit()) local.commit();
                         if (rewound != null) {
-                            throw SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception("Applying from peer " + peer.name() + " at " + node.name()
+                            throw SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception(
+                                    "Applying from peer " + peer.name() + " at " + node.name()
                                     + " has stopped: " + rewound);
                         }
                         if (at.isPresent() && reader.consumed(mark, at.get())) break;

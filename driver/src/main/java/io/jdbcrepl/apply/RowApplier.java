@@ -564,7 +564,8 @@ final class RowApplier implements AutoCloseable {
         for (String k : t.info().key()) {
             TypedValue v = keyValue(t, lcr, k);
             if (v == null) {
-                throw SqlState.INVALID_PARAMETER_VALUE.exception("The LCR has no old value of key column " + k + " of " + t.info().qualifiedName()
+                throw SqlState.INVALID_PARAMETER_VALUE.exception(
+                        "The LCR has no old value of key column " + k + " of " + t.info().qualifiedName()
                         + " (is repl.key the same on both nodes?)");
             }
             values.add(v);

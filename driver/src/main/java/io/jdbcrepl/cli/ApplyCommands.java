@@ -98,7 +98,8 @@ final class ApplyCommands {
         String value = invocation.value(option);
         if (value == null) return fallback;
         if (value.isBlank() || value.chars().anyMatch(c -> c == '\'' || c == '"' || c == '`' || c == ';' || Character.isWhitespace(c))) {
-            throw SqlState.INVALID_PARAMETER_VALUE.exception(option + " '" + value + "' is not a user name: no quotes, blanks or semicolons");
+            throw SqlState.INVALID_PARAMETER_VALUE.exception(
+                    option + " '" + value + "' is not a user name: no quotes, blanks or semicolons");
         }
         return value;
     }

@@ -34,7 +34,8 @@ final class ConfigFile {
         } catch (NoSuchFileException e) {
             throw ConfigErrors.badValue(key, location, "no such file");
         } catch (IOException | IllegalArgumentException e) {
-            throw SqlState.INVALID_PARAMETER_VALUE.exception("Invalid value '" + location + "' for " + key + ": cannot read it: " + e, e);
+            throw SqlState.INVALID_PARAMETER_VALUE.exception(
+                    "Invalid value '" + location + "' for " + key + ": cannot read it: " + e, e);
         }
         Map<String, String> out = new TreeMap<>();
         long foreign = props.stringPropertyNames().stream().filter(name -> !name.startsWith("repl.")).count();

@@ -85,7 +85,8 @@ public final class ReplUrl {
             try {
                 value = URLDecoder.decode(rawValue, StandardCharsets.UTF_8);
             } catch (IllegalArgumentException e) {
-                throw SqlState.INVALID_PARAMETER_VALUE.exception("Bad %-encoding in the value of " + name + " in URL '" + mask(url) + "': "
+                throw SqlState.INVALID_PARAMETER_VALUE.exception(
+                        "Bad %-encoding in the value of " + name + " in URL '" + mask(url) + "': "
                         + e.getMessage(), e);
             }
             if (repl.put(name, value) != null) {
@@ -111,7 +112,8 @@ public final class ReplUrl {
         int end = at + 1;
         while (end < beforeQuery.length() && beforeQuery.charAt(end) != '=' && beforeQuery.charAt(end) != ';') end++;
         String key = beforeQuery.substring(at + 1, end);
-        throw SqlState.UNABLE_TO_CONNECT.exception(key + " is written as a ;" + key + "=… setting in URL '" + mask(url) + "': repl.* keys go"
+        throw SqlState.UNABLE_TO_CONNECT.exception(
+                key + " is written as a ;" + key + "=… setting in URL '" + mask(url) + "': repl.* keys go"
                 + " in the query string (jdbc:repl:h2:mem:db;DB_CLOSE_DELAY=-1?repl.node=n1) or in the connect"
                 + " Properties");
     }
@@ -123,7 +125,8 @@ public final class ReplUrl {
             return name.startsWith("repl.") ? name : null;
         } catch (IllegalArgumentException e) {
             if (rawName.startsWith("repl")) {
-                throw SqlState.INVALID_PARAMETER_VALUE.exception("Bad %-encoding in parameter name '" + rawName + "' in URL '" + mask(url)
+                throw SqlState.INVALID_PARAMETER_VALUE.exception(
+                        "Bad %-encoding in parameter name '" + rawName + "' in URL '" + mask(url)
                         + "': " + e.getMessage(), e);
             }
             return null; // the delegate's parameter: its driver judges it

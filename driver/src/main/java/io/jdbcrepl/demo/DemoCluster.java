@@ -105,7 +105,8 @@ final class DemoCluster implements AutoCloseable {
             ReplConfig config = ReplConfig.load(url, credentials);
             for (String key : List.of("repl.node", "repl.peers", "repl.tables", "repl.apply")) {
                 if (config.replProperties().containsKey(key)) {
-                    throw SqlState.INVALID_PARAMETER_VALUE.exception("--url " + (i + 1) + " sets " + key + ": leave it out, the demo sets it"
+                    throw SqlState.INVALID_PARAMETER_VALUE.exception(
+                            "--url " + (i + 1) + " sets " + key + ": leave it out, the demo sets it"
                             + " (nodes n1..n" + urls.size() + ", each applying from all others)");
                 }
             }

@@ -113,7 +113,8 @@ final class MviewCatalog {
     void install(Connection raw) throws SQLException {
         if (installed(raw)) return;
         if (schema == null) {
-            throw SqlState.INVALID_CATALOG_NAME.exception("The connection has no current database, so the driver's database <database>_"
+            throw SqlState.INVALID_CATALOG_NAME.exception(
+                    "The connection has no current database, so the driver's database <database>_"
                     + DriverSchema.DEFAULT + " for its materialized-view catalog has no name: name a database in the URL"
                     + " or set repl.schema");
         }

@@ -67,7 +67,8 @@ final class MviewDdl {
         Name stored = new Name(master.schema(), info.name());
         List<String> listed = new ArrayList<>();
         for (String col : c.columns()) {
-            listed.add(info.column(col).map(x -> x.name()).orElseThrow(() -> SqlState.UNDEFINED_COLUMN.exception("CREATE MATERIALIZED VIEW LOG ON "
+            listed.add(info.column(col).map(x -> x.name()).orElseThrow(() -> SqlState.UNDEFINED_COLUMN.exception(
+                    "CREATE MATERIALIZED VIEW LOG ON "
                     + master + ": the table has no column " + col + " (its columns: "
                     + info.columns().stream().map(x -> x.name()).toList() + ")")));
         }

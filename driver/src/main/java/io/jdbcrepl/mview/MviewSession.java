@@ -412,7 +412,8 @@ public final class MviewSession implements StandbyInterceptor {
                 case EXECUTE -> Boolean.FALSE;
                 case EXECUTE_UPDATE -> 0;
                 case EXECUTE_LARGE_UPDATE -> 0L;
-                case EXECUTE_QUERY -> throw SqlState.NO_DATA.exception("No results were returned by " + command.getClass().getSimpleName()
+                case EXECUTE_QUERY -> throw SqlState.NO_DATA.exception(
+                        "No results were returned by " + command.getClass().getSimpleName()
                         + ": use execute or executeUpdate");
             };
         }

@@ -118,7 +118,8 @@ final class Refresher {
     void refresh(Connection raw, ViewDefinition view, Method requested) throws SQLException {
         List<Locked> views = lock(raw, view.master());
         Locked me = views.stream().filter(v -> v.view().equals(view.view())).findFirst()
-                .orElseThrow(() -> SqlState.UNDEFINED_TABLE.exception("Materialized view " + view.view() + " does not exist (any more)"));
+                .orElseThrow(() -> SqlState.UNDEFINED_TABLE.exception(
+                        "Materialized view " + view.view() + " does not exist (any more)"));
         LocalDateTime time = refreshTime(views);
         Optional<LogDefinition> log = catalog.log(view.master());
         boolean fast = requested != Method.COMPLETE && view.fast() && !me.stale() && log.isPresent();

@@ -43,7 +43,8 @@ record ViewTable(List<String> key, List<String> others, boolean unique) {
                     if (k.equalsIgnoreCase(items.get(i).column())) found = names.get(i);
                 }
             }
-            if (found == null) throw SqlState.UNDEFINED_COLUMN.exception("Materialized view " + view.view() + " has no column for " + k);
+            if (found == null) throw SqlState.UNDEFINED_COLUMN.exception(
+                    "Materialized view " + view.view() + " has no column for " + k);
             keyNames.add(found);
         }
         List<String> others = names.stream().filter(n -> !keyNames.contains(n)).map(n -> Sql.quote(dialect, n)).toList();

@@ -114,7 +114,8 @@ final class ChangeLogWriter implements AutoCloseable {
                         : Files.createTempFile(directory, "repl-lcrs-", ".bin");
                 out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16));
             } catch (IOException e) {
-                throw SqlState.IO_ERROR.exception("Cannot create a temporary file for the LCRs of a large result: " + e.getMessage(), e);
+                throw SqlState.IO_ERROR.exception(
+                        "Cannot create a temporary file for the LCRs of a large result: " + e.getMessage(), e);
             }
         }
 

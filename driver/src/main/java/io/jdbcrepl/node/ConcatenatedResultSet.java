@@ -61,7 +61,8 @@ final class ConcatenatedResultSet implements InvocationHandler {
                 return "ConcatenatedResultSet" + parts;
             default:
                 if (SCROLLING.contains(name)) {
-                    throw SqlState.INVALID_CURSOR_STATE.exception("Operation requires a scrollable ResultSet, but this ResultSet is FORWARD_ONLY.");
+                    throw SqlState.INVALID_CURSOR_STATE.exception(
+                            "Operation requires a scrollable ResultSet, but this ResultSet is FORWARD_ONLY.");
                 }
                 try {
                     return method.invoke(parts.get(current), args);

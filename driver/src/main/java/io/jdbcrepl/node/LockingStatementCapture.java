@@ -67,7 +67,8 @@ final class LockingStatementCapture implements StatementInterceptor {
         forgetKeys();
         if (execution.method() == io.jdbcrepl.intercept.ExecuteMethod.EXECUTE_QUERY && node.mysqlConnector()) {
             // MySQL Connector/J refuses before running, whatever the statement returns
-            throw SqlState.ILLEGAL_ARGUMENT.exception("Statement.executeQuery() cannot issue statements that do not produce result sets.");
+            throw SqlState.ILLEGAL_ARGUMENT.exception(
+                    "Statement.executeQuery() cannot issue statements that do not produce result sets.");
         }
         long count = run(execution.connection(), execution.parameters(), execution.generatedKeys());
         if (execution.generatedKeys().requested()) generatedKeys = keys(execution.connection(), execution.generatedKeys());

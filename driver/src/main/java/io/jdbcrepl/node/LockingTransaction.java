@@ -72,7 +72,8 @@ final class LockingTransaction {
     void beforeCommit(Connection connection) throws SQLException {
         if (txId == null) return;
         if (poisoned != null) {
-            throw SqlState.TRANSACTION_ROLLBACK.exception("This transaction cannot commit: a captured statement failed half-way (" + poisoned
+            throw SqlState.TRANSACTION_ROLLBACK.exception(
+                    "This transaction cannot commit: a captured statement failed half-way (" + poisoned
                     + "); roll it back");
         }
         sign(connection);

@@ -33,7 +33,8 @@ final class OneRowUpdateExecutor {
             boolean results = ps.execute();
             RowImage old = null;
             try (ResultSet rs = results ? ps.getResultSet() : null) {
-                if (rs == null) throw SqlState.INTERNAL_ERROR.exception("The locking read of " + table.qualifiedName() + " returned nothing");
+                if (rs == null) throw SqlState.INTERNAL_ERROR.exception(
+                        "The locking read of " + table.qualifiedName() + " returned nothing");
                 if (rs.next()) {
                     old = run.read(rs, 1, key);
                     run.read(rs, 1 + key.size(), update.otherOldColumns()).asMap().forEach(old::put);

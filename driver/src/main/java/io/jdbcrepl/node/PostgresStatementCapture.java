@@ -106,7 +106,8 @@ final class PostgresStatementCapture implements StatementInterceptor {
                 if (!String.valueOf(e.getMessage()).contains(PostgresCapture.CONCURRENT_INSERT)) throw e;
                 if (n >= MAX_ATTEMPTS) {
                     // a serialization failure, as PostgreSQL says it: the application runs its transaction again
-                    throw SqlState.SERIALIZATION_FAILURE.exception("INSERT … ON CONFLICT on " + table.qualifiedName() + ": concurrent inserts of"
+                    throw SqlState.SERIALIZATION_FAILURE.exception(
+                            "INSERT … ON CONFLICT on " + table.qualifiedName() + ": concurrent inserts of"
                             + " the same key got in first " + n + " times while it was captured; run the transaction"
                             + " again", e);
                 }

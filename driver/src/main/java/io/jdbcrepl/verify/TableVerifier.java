@@ -198,7 +198,8 @@ public final class TableVerifier {
         List<String> ka = ta.key().stream().map(k -> k.toLowerCase(Locale.ROOT)).toList();
         List<String> kb = tb.key().stream().map(k -> k.toLowerCase(Locale.ROOT)).toList();
         if (!ka.equals(kb)) {
-            throw SqlState.INVALID_COLUMN_REFERENCE.exception("Table " + ta.name() + " has key " + ta.key() + " on node " + a.node() + " but "
+            throw SqlState.INVALID_COLUMN_REFERENCE.exception(
+                    "Table " + ta.name() + " has key " + ta.key() + " on node " + a.node() + " but "
                     + tb.key() + " on node " + b.node());
         }
     }
@@ -323,7 +324,8 @@ public final class TableVerifier {
             }
             List<KeyPart> next = keyOf(values);
             if (key != null && CanonicalValue.keyOrder().compare(key, next) >= 0) {
-                throw SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception("Node " + side.node() + " returned the keys of " + info.qualifiedName()
+                throw SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception(
+                        "Node " + side.node() + " returned the keys of " + info.qualifiedName()
                         + " out of order (" + key + " then " + next + "): its collation orders them differently"
                         + " from the other nodes");
             }
