@@ -1,6 +1,7 @@
 package io.jdbcrepl;
 
 import io.jdbcrepl.config.ReplUrl;
+import io.jdbcrepl.intercept.SqlState;
 
 import java.io.PrintWriter;
 import java.sql.Connection;
@@ -130,8 +131,8 @@ public class ReplDataSource implements DataSource {
     private Connection connect(String user, String password) throws SQLException {
         String url = this.url;
         if (url == null) {
-            throw new SQLException("ReplDataSource has no URL: call setUrl(\"jdbc:repl:…\") "
-                    + "(HikariCP: dataSource.url)", "08001");
+            throw SqlState.UNABLE_TO_CONNECT.exception("ReplDataSource has no URL: call setUrl(\"jdbc:repl:…\") "
+                    + "(HikariCP: dataSource.url)");
         }
         Properties properties = new Properties();
         synchronized (extraProperties) {
@@ -148,7 +149,7 @@ public class ReplDataSource implements DataSource {
         }
         Connection connection = driver.connect(url, properties);
         if (connection == null) { // setUrl checked the URL, so this is the driver's contract broken
-            throw new SQLException("The jdbc:repl: driver did not accept '" + ReplUrl.mask(url) + "'", "08001");
+            throw SqlState.UNABLE_TO_CONNECT.exception("The jdbc:repl: driver did not accept '" + ReplUrl.mask(url) + "'");
         }
         return connection;
     }

@@ -6,7 +6,7 @@ import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.ReplConfig;
 import io.jdbcrepl.config.ReplProperty;
 import io.jdbcrepl.config.ReplUrl;
-import io.jdbcrepl.intercept.SqlStates;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.mview.MviewSession;
 import io.jdbcrepl.node.CaptureSession;
 import io.jdbcrepl.node.LocalDatabase;
@@ -99,16 +99,16 @@ public final class ReplDriver implements Driver {
         String subprotocol = config.subprotocol();
         boolean captures = Dialect.ofSubprotocol(subprotocol).isPresent();
         if (config.replicationEnabled() && !captures) {
-            throw new SQLException("repl.node=" + config.node().orElse("") + " on jdbc:repl:" + subprotocol + ": capture"
+            throw SqlState.REFUSED.exception("repl.node=" + config.node().orElse("") + " on jdbc:repl:" + subprotocol + ": capture"
                     + " and apply work on PostgreSQL, MySQL, MariaDB and H2 (jdbc:repl:postgresql:, jdbc:repl:mysql:,"
                     + " jdbc:repl:mariadb:, jdbc:repl:h2:); without repl.node a jdbc:repl: URL is a pass-through to"
-                    + " any JDBC driver", SqlStates.REFUSED);
+                    + " any JDBC driver");
         }
         Driver delegate = VendorDriver.find(config);
         Connection raw = delegate.connect(config.delegateUrl(), config.delegateProperties());
         if (raw == null) {
-            throw new SQLException("The driver " + delegate.getClass().getName() + " did not accept "
-                    + ReplUrl.mask(config.delegateUrl()), "08001");
+            throw SqlState.UNABLE_TO_CONNECT.exception("The driver " + delegate.getClass().getName() + " did not accept "
+                    + ReplUrl.mask(config.delegateUrl()));
         }
         if (!captures) return ProxyFactory.wrap(raw, null, null, "pass-through"); // nothing of ours applies
         CaptureSession capture = null; // holds the node's lease from here until the connection closes
@@ -136,7 +136,7 @@ public final class ReplDriver implements Driver {
         } catch (RuntimeException e) {
             if (capture != null) capture.afterClose();
             closeQuietly(raw, e);
-            throw new SQLException("Could not wrap the connection to " + ReplUrl.mask(config.delegateUrl()), "08001", e);
+            throw SqlState.UNABLE_TO_CONNECT.exception("Could not wrap the connection to " + ReplUrl.mask(config.delegateUrl()), e);
         }
     }
 

@@ -14,7 +14,7 @@ public final class ConflictException extends SQLException {
     private final transient Conflict conflict;
 
     public ConflictException(String message, Conflict conflict) {
-        super(message, "23000");
+        super(message, "23000"); // SqlState.INTEGRITY_CONSTRAINT_VIOLATION; the api needs nothing internal
         this.conflict = conflict;
     }
 

@@ -3,6 +3,7 @@ package io.jdbcrepl.apply;
 import io.jdbcrepl.api.ConflictType;
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.PeerConfig;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.log.Grants;
 import io.jdbcrepl.logging.DriverLog;
 import io.jdbcrepl.node.CommitSignal;
@@ -222,8 +223,9 @@ final class Applier implements Runnable {
     private static boolean missingTable(Exception e) {
         String state = e instanceof SQLException s ? s.getSQLState() : null;
         // a missing table, or (PostgreSQL, H2) a missing schema
-        return "42P01".equals(state) || "42S02".equals(state) || "42102".equals(state) || "3F000".equals(state)
-                || "90079".equals(state);
+        return SqlState.UNDEFINED_TABLE.is(state) || SqlState.BASE_TABLE_NOT_FOUND.is(state)
+                || SqlState.TABLE_OR_VIEW_NOT_FOUND.is(state) || SqlState.INVALID_SCHEMA_NAME.is(state)
+                || SqlState.SCHEMA_NOT_FOUND.is(state);
     }
 
     /** One session: connections, the lock, then apply until stopped or an error. */
@@ -249,8 +251,8 @@ final class Applier implements Runnable {
                     new io.jdbcrepl.log.ChangeLogSchema(sourceDialect, source.logSchema()));
             Position at = progress.load(l, peer.name(), Position.initial(sourceDialect == Dialect.POSTGRESQL));
             if ((at instanceof Position.Snapshot) != (sourceDialect == Dialect.POSTGRESQL)) {
-                throw new SQLException("repl_progress holds " + at.encode() + " for " + peer.name()
-                        + ", which is not a position of a " + sourceDialect + " source", "55000");
+                throw SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception("repl_progress holds " + at.encode() + " for " + peer.name()
+                        + ", which is not a position of a " + sourceDialect + " source");
             }
             applied = at;
             if (sourceRewound(l, r, sourceSubscribers, at)) return;
@@ -592,12 +594,12 @@ final class Applier implements Runnable {
                 + node.name() + ": LCR " + failure.number + where(rows, failure.number) + ", retrying for up to " + fkRetry);
         LOG.debug("jdbc:repl: transaction " + tx.txId() + " from " + peer.name() + ": " + failure.getMessage());
         while (System.nanoTime() < deadline) {
-            if (stopped) throw new SQLException("Applying from " + peer.name() + " stopped", "57P01");
+            if (stopped) throw SqlState.ADMIN_SHUTDOWN.exception("Applying from " + peer.name() + " stopped");
             try {
                 Thread.sleep(pause);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new SQLException("Applying from " + peer.name() + " interrupted", "57P01", e);
+                throw SqlState.ADMIN_SHUTDOWN.exception("Applying from " + peer.name() + " interrupted", e);
             }
             l.commit(); // a fresh snapshot, where the parent may be now
             failure = applyExactly(l, r, rows, tx, count);

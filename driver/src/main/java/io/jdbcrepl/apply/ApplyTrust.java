@@ -2,6 +2,7 @@ package io.jdbcrepl.apply;
 
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.ReplConfig;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.RowLcr;
 
 import java.util.Locale;
@@ -17,7 +18,7 @@ import java.util.Set;
 final class ApplyTrust {
 
     /** SQLState of a refused LCR: insufficient privilege. */
-    static final String REFUSED = "42501";
+    static final String REFUSED = SqlState.INSUFFICIENT_PRIVILEGE.code();
 
     /** Compared lower-case; H2's INFORMATION_SCHEMA is information_schema folded. */
     private static final Set<String> SYSTEM_SCHEMAS =

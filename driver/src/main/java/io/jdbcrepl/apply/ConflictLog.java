@@ -48,8 +48,8 @@ final class ConflictLog {
                 ps.setString(++i, h.schema());
                 ps.setString(++i, h.table());
                 ps.setString(++i, json(h.key()));
-                ps.setString(++i, h.operation());
-                ps.setString(++i, h.conflictType());
+                ps.setString(++i, h.operation().name());
+                ps.setString(++i, h.conflictType() == null ? null : h.conflictType().name());
                 ps.setString(++i, h.kind().name());
                 ps.setString(++i, Json.write(h.conflictingColumns()));
                 ps.setString(++i, h.handlerName());

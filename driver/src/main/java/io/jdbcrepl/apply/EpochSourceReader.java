@@ -1,6 +1,7 @@
 package io.jdbcrepl.apply;
 
 import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.log.ChangeLogSchema;
 import io.jdbcrepl.log.Grants;
 
@@ -72,7 +73,7 @@ final class EpochSourceReader implements SourceReader {
             ResultSet rs;
             if (dialect == Dialect.MYSQL) {
                 if (s.executeUpdate("UPDATE " + epochTable + " SET epoch = LAST_INSERT_ID(epoch + 1) WHERE id = 1") != 1) {
-                    throw new SQLException("repl_epoch has no row with id 1 in " + epochTable, "55000");
+                    throw SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception("repl_epoch has no row with id 1 in " + epochTable);
                 }
                 rs = s.executeQuery("SELECT LAST_INSERT_ID()");
             } else {
@@ -81,7 +82,7 @@ final class EpochSourceReader implements SourceReader {
             }
             try (rs) {
                 if (!rs.next() || rs.getLong(1) == 0) {
-                    throw new SQLException("repl_epoch has no row with id 1 in " + epochTable, "55000");
+                    throw SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception("repl_epoch has no row with id 1 in " + epochTable);
                 }
                 return rs.getLong(1);
             }

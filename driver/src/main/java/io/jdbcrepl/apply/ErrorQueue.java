@@ -1,6 +1,7 @@
 package io.jdbcrepl.apply;
 
 import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.Json;
 import io.jdbcrepl.lcr.RowLcr;
 import io.jdbcrepl.lcr.TypedValue;
@@ -94,7 +95,7 @@ final class ErrorQueue {
             ps.setLong(3, position);
             ps.setLong(4, number);
             ps.setLong(5, count);
-            ps.setString(6, code == null ? "HY000" : code);
+            ps.setString(6, code == null ? SqlState.GENERAL_ERROR.code() : code);
             ps.setString(7, message);
             ps.executeUpdate();
             try (ResultSet keys = ps.getGeneratedKeys()) {

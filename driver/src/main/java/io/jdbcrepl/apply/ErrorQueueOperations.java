@@ -2,6 +2,7 @@ package io.jdbcrepl.apply;
 
 import io.jdbcrepl.admin.ErrorEntry;
 import io.jdbcrepl.config.PeerConfig;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.RowLcr;
 import io.jdbcrepl.node.Node;
 
@@ -58,7 +59,7 @@ final class ErrorQueueOperations {
     }
 
     private SQLException notFound(long id) {
-        return new SQLException("No error queue entry " + id + " at " + node.name(), "02000");
+        return SqlState.NO_DATA.exception("No error queue entry " + id + " at " + node.name());
     }
 
     private static ErrorEntry entry(ResultSet rs, List<RowLcr> lcrs) throws SQLException {
@@ -144,14 +145,15 @@ final class ErrorQueueOperations {
             try (PreparedStatement ps = local.prepareStatement("UPDATE " + errors
                     + " SET message_number = ?, error_code = ?, error_message = ? WHERE id = ?")) {
                 ps.setLong(1, failure.number);
-                ps.setString(2, failure.code == null ? "HY000" : failure.code);
+                ps.setString(2, failure.code == null ? SqlState.GENERAL_ERROR.code() : failure.code);
                 ps.setString(3, message.length() > 4000 ? message.substring(0, 4000) : message);
                 ps.setLong(4, id);
                 ps.executeUpdate();
             }
             local.commit();
-            throw new SQLException("Error queue entry " + id + " (transaction " + entry.sourceTransactionId() + " from "
-                    + entry.sourceDatabase() + ") still fails at LCR " + failure.number + ": " + message, "55000");
+            throw SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception("Error queue entry " + id + " (transaction "
+                    + entry.sourceTransactionId() + " from " + entry.sourceDatabase() + ") still fails at LCR "
+                    + failure.number + ": " + message);
         } catch (SQLException | RuntimeException e) {
             if (!local.getAutoCommit()) local.rollback();
             throw e;

@@ -7,6 +7,7 @@ import io.jdbcrepl.admin.ReplAdmin;
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.InstallMode;
 import io.jdbcrepl.config.PeerConfig;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.log.Grants;
 import io.jdbcrepl.log.SchemaInstaller;
 import io.jdbcrepl.node.Node;
@@ -59,20 +60,21 @@ public final class NodeAdmin implements ReplAdmin {
                         String rewound = at.isPresent() ? progress.rewound(local, peer.name()) : null;
                         if (!local.getAutoCommit()) local.commit();
                         if (rewound != null) {
-                            throw new SQLException("Applying from peer " + peer.name() + " at " + node.name()
-                                    + " has stopped: " + rewound, "55000");
+                            throw SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception(
+                                    "Applying from peer " + peer.name() + " at " + node.name()
+                                    + " has stopped: " + rewound);
                         }
                         if (at.isPresent() && reader.consumed(mark, at.get())) break;
                         if (System.nanoTime() > deadline) {
                             throw new SQLTimeoutException("Waited " + timeout + " for the changes of peer " + peer.name()
                                     + " to be applied at " + node.name() + "; applied so far: "
-                                    + at.map(Position::encode).orElse("nothing"), "HYT00");
+                                    + at.map(Position::encode).orElse("nothing"), SqlState.TIMEOUT_EXPIRED.code());
                         }
                         try {
                             Thread.sleep(WAIT_POLL_MILLIS);
                         } catch (InterruptedException e) {
                             Thread.currentThread().interrupt();
-                            throw new SQLException("Interrupted while waiting for peer " + peer.name(), "HY008", e);
+                            throw SqlState.OPERATION_CANCELED.exception("Interrupted while waiting for peer " + peer.name(), e);
                         }
                     }
                 }
@@ -161,7 +163,7 @@ public final class NodeAdmin implements ReplAdmin {
     @Override
     public void startApply() throws SQLException {
         if (node.config().peers().isEmpty()) {
-            throw new SQLException("Node " + node.name() + " has no repl.peers: nothing to apply from", "22023");
+            throw SqlState.INVALID_PARAMETER_VALUE.exception("Node " + node.name() + " has no repl.peers: nothing to apply from");
         }
         InboundServer.ensureStarted(node);
     }
@@ -204,7 +206,7 @@ public final class NodeAdmin implements ReplAdmin {
     public void deleteError(long id) throws SQLException {
         try (Connection c = local()) {
             if (!new ErrorQueueOperations(node).delete(c, id)) {
-                throw new SQLException("No error queue entry " + id + " at " + node.name(), "02000");
+                throw SqlState.NO_DATA.exception("No error queue entry " + id + " at " + node.name());
             }
         }
     }

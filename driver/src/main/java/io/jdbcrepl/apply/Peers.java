@@ -3,6 +3,7 @@ package io.jdbcrepl.apply;
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.PeerConfig;
 import io.jdbcrepl.config.ReplUrl;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.log.ChangeLogSchema;
 import io.jdbcrepl.log.DriverSchema;
 import io.jdbcrepl.node.Node;
@@ -34,7 +35,7 @@ public final class Peers {
             return DriverManager.getConnection(peer.url(), p);
         } catch (SQLException e) {
             throw new SQLException("Peer " + peer.name() + " (" + ReplUrl.mask(peer.url()) + ") is unreachable: "
-                    + e.getMessage(), e.getSQLState() == null ? "08001" : e.getSQLState(), e);
+                    + e.getMessage(), e.getSQLState() == null ? SqlState.UNABLE_TO_CONNECT.code() : e.getSQLState(), e);
         }
     }
 

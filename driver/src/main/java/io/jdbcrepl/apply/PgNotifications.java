@@ -1,6 +1,6 @@
 package io.jdbcrepl.apply;
 
-import io.jdbcrepl.intercept.SqlStates;
+import io.jdbcrepl.intercept.SqlState;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.sql.Connection;
@@ -33,17 +33,17 @@ final class PgNotifications {
         if (Thread.interrupted()) throw new InterruptedException();
         Method getNotifications = GET_NOTIFICATIONS.get(connection.getClass());
         if (getNotifications == null) {
-            throw new SQLException("The PostgreSQL source connection " + connection.getClass().getName()
-                    + " is not pgjdbc's: cannot wait for NOTIFY", SqlStates.REFUSED);
+            throw SqlState.REFUSED.exception("The PostgreSQL source connection " + connection.getClass().getName()
+                    + " is not pgjdbc's: cannot wait for NOTIFY");
         }
         Object pg = connection.unwrap(getNotifications.getDeclaringClass());
         try {
             getNotifications.invoke(pg, (int) Math.max(1, Math.min(Integer.MAX_VALUE, millis)));
         } catch (InvocationTargetException e) {
             if (e.getCause() instanceof SQLException sql) throw sql;
-            throw new SQLException("Waiting for NOTIFY failed: " + e.getCause(), "08000", e.getCause());
+            throw SqlState.CONNECTION_EXCEPTION.exception("Waiting for NOTIFY failed: " + e.getCause(), e.getCause());
         } catch (IllegalAccessException e) {
-            throw new SQLException("Waiting for NOTIFY failed: " + e, "08000", e);
+            throw SqlState.CONNECTION_EXCEPTION.exception("Waiting for NOTIFY failed: " + e, e);
         }
     }
 }

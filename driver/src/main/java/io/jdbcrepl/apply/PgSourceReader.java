@@ -1,6 +1,7 @@
 package io.jdbcrepl.apply;
 
 import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.log.ChangeLogSchema;
 
 import java.sql.Connection;
@@ -258,7 +259,7 @@ final class PgSourceReader implements SourceReader {
                 Thread.sleep(pause);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new SQLException("Interrupted while waiting for the source's WAL flush", "57P01", e);
+                throw SqlState.ADMIN_SHUTDOWN.exception("Interrupted while waiting for the source's WAL flush", e);
             }
             pause = Math.min(pause * 2, 20);
         }

@@ -6,6 +6,7 @@ import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.ReplConfig;
 import io.jdbcrepl.conflict.ConflictResolver;
 import io.jdbcrepl.conflict.Resolution;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.RowImage;
 import io.jdbcrepl.lcr.RowLcr;
 import io.jdbcrepl.lcr.TypedValue;
@@ -75,8 +76,9 @@ final class PrebuiltHandlers implements ConflictHandler {
         try {
             int count = execute(r, table, local);
             if (count != 1) {
-                return new ApplyFailure(number, "55000", "resolving " + code + " on " + table.info().qualifiedName()
-                        + " by " + r.action() + " changed " + count + " rows (" + lcr + ")", null, rows);
+                return new ApplyFailure(number, SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code(),
+                        "resolving " + code + " on " + table.info().qualifiedName() + " by " + r.action() + " changed "
+                                + count + " rows (" + lcr + ")", null, rows);
             }
         } catch (SQLException e) {
             if (SqlErrors.transientError(e)) throw e;
@@ -107,7 +109,10 @@ final class PrebuiltHandlers implements ConflictHandler {
         try {
             for (PreparedStatement ps : batches.values()) {
                 for (int count : ps.executeBatch()) {
-                    if (count != 1) throw new SQLException("a batched conflict resolution changed " + count + " rows", "55000");
+                    if (count != 1) {
+                        throw SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception(
+                                "a batched conflict resolution changed " + count + " rows");
+                    }
                 }
             }
             if (rows != null) history.write(local, rows);
@@ -201,7 +206,7 @@ final class PrebuiltHandlers implements ConflictHandler {
         for (String c : image.asMap().keySet()) {
             String name = table.column(c);
             if (name == null) {
-                throw new SQLException("Table " + table.info().qualifiedName() + " has no column " + c, "42703");
+                throw SqlState.UNDEFINED_COLUMN.exception("Table " + table.info().qualifiedName() + " has no column " + c);
             }
             out.add(name);
         }

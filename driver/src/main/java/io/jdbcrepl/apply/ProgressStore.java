@@ -1,5 +1,6 @@
 package io.jdbcrepl.apply;
 
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.log.ChangeLogSchema;
 
 import java.sql.Connection;
@@ -107,7 +108,7 @@ final class ProgressStore {
     static final class Fenced extends SQLException {
         Fenced(String source, Position expected) {
             super("The progress from " + source + " is no longer " + expected.encode()
-                    + ": another applier has taken over", "40001");
+                    + ": another applier has taken over", SqlState.SERIALIZATION_FAILURE.code());
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.jdbcrepl.apply;
 
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.RowLcr;
 
 import java.sql.Connection;
@@ -92,10 +93,10 @@ final class ReadAhead implements AutoCloseable {
             return f.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new SQLException("Interrupted while reading the source's log ahead", "57P01", e);
+            throw SqlState.ADMIN_SHUTDOWN.exception("Interrupted while reading the source's log ahead", e);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof SQLException s) throw s;
-            throw new SQLException("Reading the source's log ahead failed: " + e.getCause(), "58000", e.getCause());
+            throw SqlState.SYSTEM_ERROR.exception("Reading the source's log ahead failed: " + e.getCause(), e.getCause());
         }
     }
 

@@ -1,5 +1,6 @@
 package io.jdbcrepl.apply;
 
+import io.jdbcrepl.intercept.SqlState;
 import java.sql.SQLException;
 
 /**
@@ -84,7 +85,7 @@ final class Rewind {
         final String evidence;
 
         Detected(String evidence) {
-            super("The source went back in time: " + evidence, "55000");
+            super("The source went back in time: " + evidence, SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
             this.evidence = evidence;
         }
     }

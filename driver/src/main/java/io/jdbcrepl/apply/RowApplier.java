@@ -12,6 +12,7 @@ import io.jdbcrepl.conflict.ConflictDetector;
 import io.jdbcrepl.conflict.CustomHandlers;
 import io.jdbcrepl.conflict.HandlerContext;
 import io.jdbcrepl.conflict.TableSettings;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.CommandType;
 import io.jdbcrepl.lcr.RowImage;
 import io.jdbcrepl.lcr.RowLcr;
@@ -143,7 +144,7 @@ final class RowApplier implements AutoCloseable {
                     plan.table.info().name());
             if (changed.add(table)) firstChange.before(table);
         } catch (IllegalArgumentException e) {
-            failed(lcr, number, new ApplyFailure(number, "22000", e.getMessage() + " (" + lcr + ")", e));
+            failed(lcr, number, new ApplyFailure(number, SqlState.DATA_EXCEPTION.code(), e.getMessage() + " (" + lcr + ")", e));
             return;
         } catch (SQLException e) {
             if (SqlErrors.transientError(e)) throw e;
@@ -323,7 +324,7 @@ final class RowApplier implements AutoCloseable {
             }
             local.rollback(sp);
             if (count > 1) {
-                throw new ApplyFailure(number, "21000", plan.command + " changed " + count + " rows of "
+                throw new ApplyFailure(number, SqlState.CARDINALITY_VIOLATION.code(), plan.command + " changed " + count + " rows of "
                         + plan.table.info().qualifiedName() + ": its key is not unique here", null);
             }
             RowImage current = detail(() -> currentRow(plan), number);
@@ -337,7 +338,8 @@ final class RowApplier implements AutoCloseable {
             PreparedStatement again = statement(byKey.sql);
             bind(again, byKey);
             if (run(again::executeUpdate, number) == 1) return null;
-            throw new ApplyFailure(number, "55000", plan.command + " changed no row of " + plan.table.info().qualifiedName()
+            throw new ApplyFailure(number, SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code(),
+                    plan.command + " changed no row of " + plan.table.info().qualifiedName()
                     + " although its locked row matches the LCR's old values (" + plan.lcr + ")", null);
         } catch (SQLException e) {
             // after a deadlock H2 has rolled the whole transaction back, savepoint included: the caller rolls back
@@ -375,7 +377,7 @@ final class RowApplier implements AutoCloseable {
             if (SqlErrors.transientError(e)) throw e;
             throw new ApplyFailure(number, SqlErrors.state(e), name + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
-            throw new ApplyFailure(number, "HY000", name + " threw " + e, e);
+            throw new ApplyFailure(number, SqlState.GENERAL_ERROR.code(), name + " threw " + e, e);
         }
     }
 
@@ -386,7 +388,7 @@ final class RowApplier implements AutoCloseable {
             try {
                 plan = plan(lcr);
             } catch (IllegalArgumentException e) {
-                throw new SQLException(e.getMessage() + " (" + lcr + ")", "22000", e);
+                throw SqlState.DATA_EXCEPTION.exception(e.getMessage() + " (" + lcr + ")", e);
             }
             Conflict conflict = attempt(plan, number);
             if (conflict == null) return null;
@@ -562,8 +564,9 @@ final class RowApplier implements AutoCloseable {
         for (String k : t.info().key()) {
             TypedValue v = keyValue(t, lcr, k);
             if (v == null) {
-                throw new SQLException("The LCR has no old value of key column " + k + " of " + t.info().qualifiedName()
-                        + " (is repl.key the same on both nodes?)", "22023");
+                throw SqlState.INVALID_PARAMETER_VALUE.exception(
+                        "The LCR has no old value of key column " + k + " of " + t.info().qualifiedName()
+                        + " (is repl.key the same on both nodes?)");
             }
             values.add(v);
             types.add(t.columnInfo(k).type());
@@ -587,7 +590,7 @@ final class RowApplier implements AutoCloseable {
     /** An LCR names a column the destination table does not have (as far as its metadata says). */
     static final class UnknownColumn extends SQLException {
         UnknownColumn(String message) {
-            super(message, "42703");
+            super(message, SqlState.UNDEFINED_COLUMN.code());
         }
     }
 

@@ -1,6 +1,7 @@
 package io.jdbcrepl.apply;
 
 import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.intercept.SqlState;
 
 import java.sql.SQLException;
 
@@ -31,7 +32,8 @@ final class SqlErrors {
             if (!(t instanceof SQLException s)) continue;
             String state = s.getSQLState() == null ? "" : s.getSQLState();
             if (state.startsWith("40") || state.startsWith("08") || state.startsWith("53") || state.startsWith("57")
-                    || state.equals("25006") || state.equals("HYT00") || state.equals("55P03") || state.equals("70100")
+                    || SqlState.READ_ONLY_SQL_TRANSACTION.is(state) || SqlState.TIMEOUT_EXPIRED.is(state)
+                    || SqlState.LOCK_NOT_AVAILABLE.is(state) || SqlState.QUERY_INTERRUPTED.is(state)
                     || MYSQL_TRANSIENT_CODES.contains(s.getErrorCode()) || s.getErrorCode() == H2_READ_ONLY
                     || s instanceof java.sql.SQLTransientException || s instanceof java.sql.SQLRecoverableException
                     || h2DeadlockAftermath(s)) {
@@ -54,7 +56,7 @@ final class SqlErrors {
             if (t instanceof ProgressStore.Fenced) return false;
         }
         String state = e.getSQLState() == null ? "" : e.getSQLState();
-        return state.startsWith("40") || state.equals("HYT00") || state.equals("55P03")
+        return state.startsWith("40") || SqlState.TIMEOUT_EXPIRED.is(state) || SqlState.LOCK_NOT_AVAILABLE.is(state)
                 || e.getErrorCode() == 1205 || e.getErrorCode() == 1213 || h2DeadlockAftermath(e);
     }
 
@@ -69,17 +71,17 @@ final class SqlErrors {
     }
 
     static boolean uniqueViolation(SQLException e, Dialect dialect) {
-        return "23505".equals(e.getSQLState()) || (dialect == Dialect.MYSQL && e.getErrorCode() == 1062);
+        return SqlState.UNIQUE_VIOLATION.is(e.getSQLState()) || (dialect == Dialect.MYSQL && e.getErrorCode() == 1062);
     }
 
     static boolean foreignKeyViolation(SQLException e, Dialect dialect) {
         String state = e.getSQLState();
-        if ("23503".equals(state) || "23506".equals(state)) return true;
+        if (SqlState.FOREIGN_KEY_VIOLATION.is(state) || SqlState.FOREIGN_KEY_PARENT_MISSING.is(state)) return true;
         int code = e.getErrorCode();
         return dialect == Dialect.MYSQL && (code == 1451 || code == 1452 || code == 1216 || code == 1217);
     }
 
     static String state(SQLException e) {
-        return e.getSQLState() == null ? "HY000" : e.getSQLState();
+        return e.getSQLState() == null ? SqlState.GENERAL_ERROR.code() : e.getSQLState();
     }
 }

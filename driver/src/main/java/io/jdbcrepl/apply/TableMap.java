@@ -5,6 +5,7 @@ import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.ColumnSet;
 import io.jdbcrepl.config.ReplConfig;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.node.TableCatalog;
 
 import java.sql.Connection;
@@ -105,7 +106,7 @@ final class TableMap {
                 try {
                     info = Optional.of(info.get().keyedByComparableColumns()); // SPEC 3.3: Oracle's rule without a key
                 } catch (IllegalArgumentException e) {
-                    throw new SQLException(e.getMessage(), "42P10");
+                    throw SqlState.INVALID_COLUMN_REFERENCE.exception(e.getMessage());
                 }
                 Optional<ColumnSet> nc = config.noCompare(s, t, localSchema, dialect == Dialect.H2);
                 Set<String> noCompare = new java.util.HashSet<>();
@@ -116,7 +117,7 @@ final class TableMap {
                 return found;
             }
         }
-        throw new SQLException("Table " + (schema == null ? "" : schema + ".") + table + " of the source has no"
-                + " counterpart here (looked for it in schema " + mapped + ")", "42P01");
+        throw SqlState.UNDEFINED_TABLE.exception("Table " + (schema == null ? "" : schema + ".") + table + " of the source has no"
+                + " counterpart here (looked for it in schema " + mapped + ")");
     }
 }

@@ -8,6 +8,7 @@ import io.jdbcrepl.apply.Outage;
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.InstallMode;
 import io.jdbcrepl.config.ReplConfig;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.log.ChangeLogSchema;
 import io.jdbcrepl.log.DriverSchema;
 import io.jdbcrepl.log.Grants;
@@ -54,7 +55,7 @@ final class ApplyCommands {
         }
         ReplConfig config = ReplConfig.load(invocation.url(), info);
         if (!config.replicationEnabled()) {
-            throw new SQLException("the URL names no node: add repl.node=<name> to its query string", "22023");
+            throw SqlState.INVALID_PARAMETER_VALUE.exception("the URL names no node: add repl.node=<name> to its query string");
         }
         return config;
     }
@@ -97,7 +98,8 @@ final class ApplyCommands {
         String value = invocation.value(option);
         if (value == null) return fallback;
         if (value.isBlank() || value.chars().anyMatch(c -> c == '\'' || c == '"' || c == '`' || c == ';' || Character.isWhitespace(c))) {
-            throw new SQLException(option + " '" + value + "' is not a user name: no quotes, blanks or semicolons", "22023");
+            throw SqlState.INVALID_PARAMETER_VALUE.exception(
+                    option + " '" + value + "' is not a user name: no quotes, blanks or semicolons");
         }
         return value;
     }
@@ -182,7 +184,7 @@ final class ApplyCommands {
             return ExitCode.OK; // stopped before its database came up
         }
         if (node.config().peers().isEmpty()) {
-            throw new SQLException("node " + node.name() + " has no repl.peers: nothing to apply from", "22023");
+            throw SqlState.INVALID_PARAMETER_VALUE.exception("node " + node.name() + " has no repl.peers: nothing to apply from");
         }
         Node.Lease running = node.lease(); // the command is the node's user: no connection's linger stops it
         InboundServer server = InboundServer.ensureStarted(node);

@@ -2,6 +2,7 @@ package io.jdbcrepl.cli;
 
 import io.jdbcrepl.admin.ErrorEntry;
 import io.jdbcrepl.apply.NodeAdmin;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.Json;
 import io.jdbcrepl.lcr.RowLcr;
 
@@ -76,7 +77,7 @@ final class ErrorCommands {
         try {
             admin.retryError(id);
         } catch (SQLException e) {
-            if (!"55000".equals(e.getSQLState())) throw e;
+            if (!SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.is(e.getSQLState())) throw e;
             invocation.err.println("jdbc-repl: errors retry: " + e.getMessage());
             return ExitCode.FAILED;
         }

@@ -4,6 +4,7 @@ import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.PeerConfig;
 import io.jdbcrepl.apply.Peers;
 import io.jdbcrepl.config.ReplConfig;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.Json;
 import io.jdbcrepl.verify.TableVerifier;
 import io.jdbcrepl.verify.TableVerifier.Difference;
@@ -38,11 +39,11 @@ final class VerifyCommand {
         if (invocation.value(Option.USER.name()) != null) info.setProperty("user", invocation.value(Option.USER.name()));
         if (invocation.value(Option.PASSWORD.name()) != null) info.setProperty("password", invocation.value(Option.PASSWORD.name()));
         ReplConfig config = ReplConfig.load(invocation.url(), info);
-        String node = config.node().orElseThrow(() -> new SQLException(
-                "the URL names no node: add repl.node=<name> to its query string", "22023"));
+        String node = config.node().orElseThrow(() -> SqlState.INVALID_PARAMETER_VALUE.exception(
+                "the URL names no node: add repl.node=<name> to its query string"));
         if (config.peers().isEmpty()) {
-            throw new SQLException("verify compares node " + node + " with its peers, and its URL names none"
-                    + " (add repl.peers=<names> and repl.peer.<name>.url)", "22023");
+            throw SqlState.INVALID_PARAMETER_VALUE.exception("verify compares node " + node + " with its peers, and its URL names none"
+                    + " (add repl.peers=<names> and repl.peer.<name>.url)");
         }
         List<Connection> open = new ArrayList<>();
         try {

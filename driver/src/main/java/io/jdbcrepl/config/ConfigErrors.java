@@ -1,31 +1,29 @@
 package io.jdbcrepl.config;
 
+import io.jdbcrepl.intercept.SqlState;
 import java.sql.SQLException;
 import java.util.Locale;
 
 /** Builds the configuration's SQLExceptions, so that every message has the same shape. */
 final class ConfigErrors {
 
-    static final String BAD_VALUE = "22023";
-    static final String UNKNOWN_KEY = "42704";
-    static final String BAD_URL = "08001";
     static final String MASK = "****";
 
     private ConfigErrors() {}
 
     /** A bad value: the message names the key and the value, or "****" for a secret. */
     static SQLException badValue(String key, String value, String why) {
-        return new SQLException("Invalid value " + quote(key, value) + " for " + key + ": " + why, BAD_VALUE);
+        return SqlState.INVALID_PARAMETER_VALUE.exception("Invalid value " + quote(key, value) + " for " + key + ": " + why);
     }
 
     /** A rule across several keys (handlers, peers): the caller writes the whole message. */
     static SQLException invalid(String message) {
-        return new SQLException(message, BAD_VALUE);
+        return SqlState.INVALID_PARAMETER_VALUE.exception(message);
     }
 
     static SQLException unknownKey(String key, String value, String origin) {
-        return new SQLException("Unknown property " + key + "=" + quote(key, value) + origin
-                + ": not a jdbc:repl key (see the property table in the README)", UNKNOWN_KEY);
+        return SqlState.UNDEFINED_OBJECT.exception("Unknown property " + key + "=" + quote(key, value) + origin
+                + ": not a jdbc:repl key (see the property table in the README)");
     }
 
     /** The value as it may appear in a message: quoted, or masked for anything password-like. */

@@ -1,5 +1,6 @@
 package io.jdbcrepl.config;
 
+import io.jdbcrepl.intercept.SqlState;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -33,17 +34,16 @@ final class ConfigFile {
         } catch (NoSuchFileException e) {
             throw ConfigErrors.badValue(key, location, "no such file");
         } catch (IOException | IllegalArgumentException e) {
-            throw new SQLException("Invalid value '" + location + "' for " + key + ": cannot read it: " + e,
-                    ConfigErrors.BAD_VALUE, e);
+            throw SqlState.INVALID_PARAMETER_VALUE.exception(
+                    "Invalid value '" + location + "' for " + key + ": cannot read it: " + e, e);
         }
         Map<String, String> out = new TreeMap<>();
         long foreign = props.stringPropertyNames().stream().filter(name -> !name.startsWith("repl.")).count();
         if (foreign > 0) {
             // never quote such a line: a file named by mistake (/etc/shadow) would leak its first secret
-            throw new SQLException(key + "=" + location + " holds " + foreign + (foreign == 1 ? " line" : " lines")
+            throw SqlState.UNDEFINED_OBJECT.exception(key + "=" + location + " holds " + foreign + (foreign == 1 ? " line" : " lines")
                     + " that " + (foreign == 1 ? "is" : "are") + " not a repl.* key: the file may hold repl.* keys "
-                    + "only (give the database driver's own properties in the URL or the connect Properties)",
-                    ConfigErrors.UNKNOWN_KEY);
+                    + "only (give the database driver's own properties in the URL or the connect Properties)");
         }
         for (String name : props.stringPropertyNames()) {
             if (name.equals(key)) {

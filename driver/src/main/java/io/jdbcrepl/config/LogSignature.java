@@ -1,5 +1,6 @@
 package io.jdbcrepl.config;
 
+import io.jdbcrepl.intercept.SqlState;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import java.io.ByteArrayOutputStream;
@@ -51,8 +52,8 @@ public final class LogSignature {
         if (key == null) return null;
         byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
         if (bytes.length < MIN_KEY_BYTES) {
-            throw new SQLException("repl.log.key is too short: it must be at least " + MIN_KEY_BYTES
-                    + " bytes (UTF-8) of a shared secret", "22023");
+            throw SqlState.INVALID_PARAMETER_VALUE.exception("repl.log.key is too short: it must be at least " + MIN_KEY_BYTES
+                    + " bytes (UTF-8) of a shared secret");
         }
         return new LogSignature(bytes);
     }

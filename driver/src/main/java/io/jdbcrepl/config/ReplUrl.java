@@ -1,5 +1,6 @@
 package io.jdbcrepl.config;
 
+import io.jdbcrepl.intercept.SqlState;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
@@ -56,9 +57,8 @@ public final class ReplUrl {
      */
     public static ReplUrl parse(String url) throws SQLException {
         if (!accepts(url)) {
-            throw new SQLException("Not a jdbc:repl URL: '" + (url == null ? null : mask(url))
-                    + "'; expected jdbc:repl:<subprotocol>:..., for example jdbc:repl:postgresql://host/db",
-                    ConfigErrors.BAD_URL);
+            throw SqlState.UNABLE_TO_CONNECT.exception("Not a jdbc:repl URL: '" + (url == null ? null : mask(url))
+                    + "'; expected jdbc:repl:<subprotocol>:..., for example jdbc:repl:postgresql://host/db");
         }
         String rest = url.substring(PREFIX.length());
         String subprotocol = subprotocolOf(rest);
@@ -85,11 +85,12 @@ public final class ReplUrl {
             try {
                 value = URLDecoder.decode(rawValue, StandardCharsets.UTF_8);
             } catch (IllegalArgumentException e) {
-                throw new SQLException("Bad %-encoding in the value of " + name + " in URL '" + mask(url) + "': "
-                        + e.getMessage(), ConfigErrors.BAD_VALUE, e);
+                throw SqlState.INVALID_PARAMETER_VALUE.exception(
+                        "Bad %-encoding in the value of " + name + " in URL '" + mask(url) + "': "
+                        + e.getMessage(), e);
             }
             if (repl.put(name, value) != null) {
-                throw new SQLException(name + " is given twice in URL '" + mask(url) + "'", ConfigErrors.BAD_VALUE);
+                throw SqlState.INVALID_PARAMETER_VALUE.exception(name + " is given twice in URL '" + mask(url) + "'");
             }
         }
         if (repl.isEmpty()) {
@@ -111,9 +112,10 @@ public final class ReplUrl {
         int end = at + 1;
         while (end < beforeQuery.length() && beforeQuery.charAt(end) != '=' && beforeQuery.charAt(end) != ';') end++;
         String key = beforeQuery.substring(at + 1, end);
-        throw new SQLException(key + " is written as a ;" + key + "=… setting in URL '" + mask(url) + "': repl.* keys go"
+        throw SqlState.UNABLE_TO_CONNECT.exception(
+                key + " is written as a ;" + key + "=… setting in URL '" + mask(url) + "': repl.* keys go"
                 + " in the query string (jdbc:repl:h2:mem:db;DB_CLOSE_DELAY=-1?repl.node=n1) or in the connect"
-                + " Properties", ConfigErrors.BAD_URL);
+                + " Properties");
     }
 
     /** The decoded name when it is a repl.* key, else null (the delegate's, left untouched). */
@@ -123,8 +125,9 @@ public final class ReplUrl {
             return name.startsWith("repl.") ? name : null;
         } catch (IllegalArgumentException e) {
             if (rawName.startsWith("repl")) {
-                throw new SQLException("Bad %-encoding in parameter name '" + rawName + "' in URL '" + mask(url)
-                        + "': " + e.getMessage(), ConfigErrors.BAD_VALUE, e);
+                throw SqlState.INVALID_PARAMETER_VALUE.exception(
+                        "Bad %-encoding in parameter name '" + rawName + "' in URL '" + mask(url)
+                        + "': " + e.getMessage(), e);
             }
             return null; // the delegate's parameter: its driver judges it
         }

@@ -10,6 +10,7 @@ import io.jdbcrepl.conflict.Resolution.Action;
 import io.jdbcrepl.conflict.Resolution.HandlerOutcome;
 import io.jdbcrepl.conflict.Resolution.Outcome;
 import io.jdbcrepl.conflict.Resolution.RecordEntry;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.RowImage;
 import io.jdbcrepl.lcr.RowLcr;
 import io.jdbcrepl.lcr.TypedValue;
@@ -97,7 +98,7 @@ public final class ConflictResolver {
     }
 
     private static SQLException invalid(String message) {
-        return new SQLException(message, "22023");
+        return SqlState.INVALID_PARAMETER_VALUE.exception(message);
     }
 
     public TableSettings table() {

@@ -3,6 +3,7 @@ package io.jdbcrepl.conflict;
 import io.jdbcrepl.api.DmlHandler;
 import io.jdbcrepl.api.DmlOperation;
 import io.jdbcrepl.config.DmlHandlerDefinition;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.CommandType;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
@@ -78,7 +79,7 @@ public final class CustomHandlers {
     }
 
     private static SQLException bad(String message, Throwable cause) {
-        return new SQLException(message, "22023", cause);
+        return SqlState.INVALID_PARAMETER_VALUE.exception(message, cause);
     }
 
     /** The handler called instead of the default apply for this operation, if any. */

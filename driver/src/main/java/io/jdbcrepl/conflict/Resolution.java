@@ -2,6 +2,8 @@ package io.jdbcrepl.conflict;
 
 import io.jdbcrepl.api.Conflict;
 import io.jdbcrepl.api.ConflictKind;
+import io.jdbcrepl.api.ConflictType;
+import io.jdbcrepl.api.DmlOperation;
 import io.jdbcrepl.config.HandlerType;
 import io.jdbcrepl.lcr.RowImage;
 import io.jdbcrepl.lcr.RowLcr;
@@ -119,7 +121,7 @@ public record Resolution(Action action, RowImage key, RowImage values, String re
      * {@link RowImage#valuesJson()}.
      */
     public record ConflictHistory(Instant time, String sourceDatabase, String sourceTransactionId,
-            long sourcePosition, String schema, String table, RowImage key, String operation, String conflictType,
+            long sourcePosition, String schema, String table, RowImage key, DmlOperation operation, ConflictType conflictType,
             ConflictKind kind, List<String> conflictingColumns, String handlerName, HandlerType handlerType,
             Outcome outcome, String detail, RowImage lcrOldValues, RowImage lcrNewValues,
             RowImage destinationBefore) {
@@ -134,7 +136,7 @@ public record Resolution(Action action, RowImage key, RowImage values, String re
         RowImage rowKey = ConflictResolver.keyOf(lcr, conflict, table);
         for (HandlerOutcome o : outcomes) {
             out.add(new ConflictHistory(time, lcr.sourceDatabase(), lcr.transactionId(), lcr.position(),
-                    table.schema(), table.table(), rowKey, conflict.operation().name(),
+                    table.schema(), table.table(), rowKey, conflict.operation(),
                     historyType(conflict), conflict.kind(), o.columns(), o.handler(),
                     o.type(), o.outcome(), o.detail() != null ? o.detail() : reason, lcr.oldValues(), lcr.newValues(),
                     conflict.currentRow()));
@@ -143,8 +145,8 @@ public record Resolution(Action action, RowImage key, RowImage values, String re
     }
 
     /** {@code repl_conflict.conflict_type}: a prebuilt handler's type; NULL for a foreign key (its kind says it). */
-    private static String historyType(Conflict conflict) {
-        return conflict.type().isPrebuiltConflict() ? conflict.type().name() : null;
+    private static ConflictType historyType(Conflict conflict) {
+        return conflict.type().isPrebuiltConflict() ? conflict.type() : null;
     }
 
     public boolean resolved() {

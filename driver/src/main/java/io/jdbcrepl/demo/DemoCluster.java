@@ -3,6 +3,7 @@ package io.jdbcrepl.demo;
 import io.jdbcrepl.admin.ReplAdmin;
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.ReplConfig;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.log.ChangeLogSchema;
 import io.jdbcrepl.log.DriverSchema;
 
@@ -104,8 +105,9 @@ final class DemoCluster implements AutoCloseable {
             ReplConfig config = ReplConfig.load(url, credentials);
             for (String key : List.of("repl.node", "repl.peers", "repl.tables", "repl.apply")) {
                 if (config.replProperties().containsKey(key)) {
-                    throw new SQLException("--url " + (i + 1) + " sets " + key + ": leave it out, the demo sets it"
-                            + " (nodes n1..n" + urls.size() + ", each applying from all others)", "22023");
+                    throw SqlState.INVALID_PARAMETER_VALUE.exception(
+                            "--url " + (i + 1) + " sets " + key + ": leave it out, the demo sets it"
+                            + " (nodes n1..n" + urls.size() + ", each applying from all others)");
                 }
             }
             String raw = config.delegateUrl();

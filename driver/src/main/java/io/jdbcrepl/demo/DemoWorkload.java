@@ -1,5 +1,6 @@
 package io.jdbcrepl.demo;
 
+import io.jdbcrepl.intercept.SqlState;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -229,13 +230,13 @@ final class DemoWorkload {
      */
     static boolean isLockConflict(SQLException e) {
         String state = e.getSQLState() == null ? "" : e.getSQLState();
-        return state.startsWith("40") || state.equals("HYT00") || state.equals("55P03")
+        return state.startsWith("40") || SqlState.TIMEOUT_EXPIRED.is(state) || SqlState.LOCK_NOT_AVAILABLE.is(state)
                 || e.getErrorCode() == 1205 || e.getErrorCode() == 1213;
     }
 
     /** SQLState class 23 with a unique violation: 23505 (PostgreSQL, H2), 23000 with 1062 (MariaDB). */
     static boolean isDuplicateKey(SQLException e) {
         String state = e.getSQLState();
-        return "23505".equals(state) || ("23000".equals(state) && e.getErrorCode() == 1062);
+        return SqlState.UNIQUE_VIOLATION.is(state) || (SqlState.INTEGRITY_CONSTRAINT_VIOLATION.is(state) && e.getErrorCode() == 1062);
     }
 }

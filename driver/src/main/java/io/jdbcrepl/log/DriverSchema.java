@@ -2,6 +2,7 @@ package io.jdbcrepl.log;
 
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.InstallMode;
+import io.jdbcrepl.intercept.SqlState;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -32,9 +33,9 @@ public final class DriverSchema {
     public static String resolve(Dialect dialect, String configured, Connection connection) throws SQLException {
         String schema = resolveOrNull(dialect, configured, connection);
         if (schema == null) {
-            throw new SQLException("repl.schema is not set and the connection has no current database, so the driver's"
-                    + " database <database>_" + DEFAULT + " has no name: name a database in the URL or set repl.schema",
-                    "3D000");
+            throw SqlState.INVALID_CATALOG_NAME.exception(
+                    "repl.schema is not set and the connection has no current database, so the driver's"
+                    + " database <database>_" + DEFAULT + " has no name: name a database in the URL or set repl.schema");
         }
         return schema;
     }
@@ -69,9 +70,10 @@ public final class DriverSchema {
     public static void ensure(Connection connection, Dialect dialect, String schema, InstallMode mode) throws SQLException {
         if (exists(connection, dialect, schema)) return;
         if (mode == InstallMode.NONE) {
-            throw new SQLException("The driver's schema " + schema + " does not exist and repl.install=none: create it"
+            throw SqlState.INVALID_SCHEMA_NAME.exception(
+                    "The driver's schema " + schema + " does not exist and repl.install=none: create it"
                     + " (" + createSql(dialect, schema) + ") and the driver's tables with the CLI's install command,"
-                    + " set repl.install=auto, or set repl.schema to the schema that holds them", "3F000");
+                    + " set repl.install=auto, or set repl.schema to the schema that holds them");
         }
         try (Statement s = connection.createStatement()) {
             s.execute(createSql(dialect, schema));

@@ -1,6 +1,7 @@
 package io.jdbcrepl.log;
 
 import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.intercept.SqlState;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -133,7 +134,7 @@ public final class Grants {
     public static boolean denied(SQLException e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (!(t instanceof SQLException s)) continue;
-            if ("42501".equals(s.getSQLState())) return true;
+            if (SqlState.INSUFFICIENT_PRIVILEGE.is(s.getSQLState())) return true;
             int code = s.getErrorCode();
             if (code == 1142 || code == 1143 || code == 1044 || code == 1227 || code == 90096) return true;
         }

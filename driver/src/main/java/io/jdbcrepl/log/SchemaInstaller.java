@@ -2,6 +2,7 @@ package io.jdbcrepl.log;
 
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.InstallMode;
+import io.jdbcrepl.intercept.SqlState;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -61,9 +62,8 @@ public final class SchemaInstaller {
     private SQLException notCurrent(Connection connection, Integer recorded) throws SQLException {
         DriverSchema.ensure(connection, dialect, tables.schema(), InstallMode.NONE);
         if (recorded == null && !exists(connection, "repl_log")) {
-            return new SQLException("The driver's table repl_log does not exist in schema " + tables.schema()
-                    + " and repl.install=none: create it with the CLI's install command, or set repl.install=auto",
-                    "42P01");
+            return SqlState.UNDEFINED_TABLE.exception("The driver's table repl_log does not exist in schema " + tables.schema()
+                    + " and repl.install=none: create it with the CLI's install command, or set repl.install=auto");
         }
         return SchemaVersion.olderWithoutInstall(tables.schema(), recorded != null ? recorded : SchemaVersion.UNRECORDED);
     }

@@ -1,6 +1,7 @@
 package io.jdbcrepl.log;
 
 import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.intercept.SqlState;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -77,15 +78,17 @@ public final class SchemaVersion {
 
     /** Tables a later driver installed or upgraded: this one would misread them, so it refuses to connect. */
     static SQLException newer(String schema, int found) {
-        return new SQLException("The driver's tables in schema " + schema + " are at version " + found
+        return SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception(
+                "The driver's tables in schema " + schema + " are at version " + found
                 + ", newer than this driver understands (version " + CURRENT + "): a later jdbc:repl installed or"
-                + " upgraded them; use that version's driver (or a later one) on this node", "55000");
+                + " upgraded them; use that version's driver (or a later one) on this node");
     }
 
     /** Tables older than this driver's, with {@code repl.install=none}: the owner upgrades them. */
     static SQLException olderWithoutInstall(String schema, int found) {
-        return new SQLException("The driver's tables in schema " + schema + " are at " + describe(found)
+        return SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception(
+                "The driver's tables in schema " + schema + " are at " + describe(found)
                 + ", older than this driver's version " + CURRENT + ", and repl.install=none: upgrade them with the"
-                + " CLI's install command as their owner, or set repl.install=auto", "55000");
+                + " CLI's install command as their owner, or set repl.install=auto");
     }
 }

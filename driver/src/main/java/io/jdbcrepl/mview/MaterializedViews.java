@@ -1,6 +1,7 @@
 package io.jdbcrepl.mview;
 
 import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.mview.MviewCommand.Method;
 import io.jdbcrepl.mview.MviewCommand.Name;
 import io.jdbcrepl.mview.MviewCommand.PurgeLog;
@@ -59,7 +60,7 @@ public final class MaterializedViews {
         MviewCommand c = MviewParser.parse("CALL DBMS_MVIEW.REFRESH('" + text.replace("'", "''") + "')", session.dialect())
                 .orElseThrow();
         List<Name> names = ((MviewCommand.Refresh) c).views();
-        if (names.size() != 1) throw new SQLException("'" + text + "' is not one table or view name", "42601");
+        if (names.size() != 1) throw SqlState.SYNTAX_ERROR.exception("'" + text + "' is not one table or view name");
         return names.get(0);
     }
 }

@@ -2,6 +2,7 @@ package io.jdbcrepl.mview;
 
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.InstallMode;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.log.DriverSchema;
 import io.jdbcrepl.mview.MviewCommand.Method;
 import io.jdbcrepl.mview.MviewCommand.Name;
@@ -112,9 +113,10 @@ final class MviewCatalog {
     void install(Connection raw) throws SQLException {
         if (installed(raw)) return;
         if (schema == null) {
-            throw new SQLException("The connection has no current database, so the driver's database <database>_"
+            throw SqlState.INVALID_CATALOG_NAME.exception(
+                    "The connection has no current database, so the driver's database <database>_"
                     + DriverSchema.DEFAULT + " for its materialized-view catalog has no name: name a database in the URL"
-                    + " or set repl.schema", "3D000");
+                    + " or set repl.schema");
         }
         DriverSchema.ensure(raw, dialect, schema, InstallMode.AUTO);
         String text = switch (dialect) {

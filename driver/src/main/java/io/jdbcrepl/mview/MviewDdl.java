@@ -2,7 +2,7 @@ package io.jdbcrepl.mview;
 
 import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.capture.sql.Dialect;
-import io.jdbcrepl.intercept.SqlStates;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.mview.MviewCommand.CreateLog;
 import io.jdbcrepl.mview.MviewCommand.CreateView;
 import io.jdbcrepl.mview.MviewCommand.DropLog;
@@ -54,31 +54,32 @@ final class MviewDdl {
 
     private TableInfo master(Connection raw, Name table) throws SQLException {
         return TableCatalog.load(raw, dialect, table.schema(), table.name(), null)
-                .orElseThrow(() -> new SQLException("Table " + table + " does not exist", "42P01"));
+                .orElseThrow(() -> SqlState.UNDEFINED_TABLE.exception("Table " + table + " does not exist"));
     }
 
     private void createLog(Connection raw, CreateLog c) throws SQLException {
         Name master = resolver.resolve(c.table());
         if (catalog.log(master).isPresent()) {
-            throw new SQLException("Table " + master + " already has a materialized view log ("
-                    + catalog.log(master).get().logTable() + ")", "42710");
+            throw SqlState.DUPLICATE_OBJECT.exception("Table " + master + " already has a materialized view log ("
+                    + catalog.log(master).get().logTable() + ")");
         }
         TableInfo info = master(raw, master);
         Name stored = new Name(master.schema(), info.name());
         List<String> listed = new ArrayList<>();
         for (String col : c.columns()) {
-            listed.add(info.column(col).map(x -> x.name()).orElseThrow(() -> new SQLException("CREATE MATERIALIZED VIEW LOG ON "
+            listed.add(info.column(col).map(x -> x.name()).orElseThrow(() -> SqlState.UNDEFINED_COLUMN.exception(
+                    "CREATE MATERIALIZED VIEW LOG ON "
                     + master + ": the table has no column " + col + " (its columns: "
-                    + info.columns().stream().map(x -> x.name()).toList() + ")", "42703")));
+                    + info.columns().stream().map(x -> x.name()).toList() + ")")));
         }
         if (c.rowid() && info.key().isEmpty()) {
             throw new SQLFeatureNotSupportedException("CREATE MATERIALIZED VIEW LOG ON " + master + " WITH ROWID: "
                     + rowidReason() + "; the driver's ROWID (M_ROW$$) is the primary key, and " + master
-                    + " has none: add a primary key", SqlStates.REFUSED);
+                    + " has none: add a primary key", SqlState.REFUSED.code());
         }
         if (c.primaryKey() && info.key().isEmpty()) {
             throw new SQLFeatureNotSupportedException("CREATE MATERIALIZED VIEW LOG ON " + master + " WITH PRIMARY KEY"
-                    + " (the default): the table has no primary key", SqlStates.REFUSED);
+                    + " (the default): the table has no primary key", SqlState.REFUSED.code());
         }
         String name = LogDefinition.logTableName(info.name(), dialect == Dialect.H2, n -> exists(raw, master.schema(), n));
         LogDefinition log = new LogDefinition(stored, name, c.primaryKey(), c.rowid(), c.sequence(), List.copyOf(listed),
@@ -113,8 +114,8 @@ final class MviewDdl {
     }
 
     private LogDefinition existingLog(Name master, String statement) throws SQLException {
-        return catalog.log(master).orElseThrow(() -> new SQLException(statement + " " + master
-                + ": the table has no materialized view log", "42704"));
+        return catalog.log(master).orElseThrow(() -> SqlState.UNDEFINED_OBJECT.exception(statement + " " + master
+                + ": the table has no materialized view log"));
     }
 
     private void dropLog(Connection raw, DropLog d) throws SQLException {
@@ -128,7 +129,7 @@ final class MviewDdl {
 
     private void createView(Connection raw, CreateView c) throws SQLException {
         Name view = resolver.resolve(c.view());
-        if (catalog.view(view).isPresent()) throw new SQLException("Materialized view " + view + " already exists", "42710");
+        if (catalog.view(view).isPresent()) throw SqlState.DUPLICATE_OBJECT.exception("Materialized view " + view + " already exists");
         ViewQuery query = ViewQuery.parse(c.query(), dialect);
         Name master = resolver.resolve(query.master());
         TableInfo info = master(raw, master);
@@ -138,7 +139,7 @@ final class MviewDdl {
         Method method = c.method();
         if (method == Method.FAST && problem != null) {
             throw new SQLFeatureNotSupportedException("CREATE MATERIALIZED VIEW " + view + " REFRESH FAST: cannot refresh fast: "
-                    + problem, SqlStates.REFUSED);
+                    + problem, SqlState.REFUSED.code());
         }
         if (method == Method.FORCE) method = problem == null ? Method.FAST : Method.COMPLETE;
         catalog.install(raw);
@@ -167,8 +168,8 @@ final class MviewDdl {
 
     private void dropView(Connection raw, DropView d) throws SQLException {
         Name name = resolver.resolve(d.view());
-        ViewDefinition view = catalog.view(name).orElseThrow(() -> new SQLException("Materialized view " + name
-                + " does not exist", "42P01"));
+        ViewDefinition view = catalog.view(name).orElseThrow(() -> SqlState.UNDEFINED_TABLE.exception("Materialized view " + name
+                + " does not exist"));
         Sql.execute(raw, "DROP TABLE " + Sql.quote(dialect, view.view()));
         catalog.removeView(raw, view.view());
         Optional<LogDefinition> log = catalog.log(view.master());
@@ -185,7 +186,7 @@ final class MviewDdl {
                 catalog.reload(raw);
                 v = catalog.view(resolved);
             }
-            views.add(v.orElseThrow(() -> new SQLException("Materialized view " + resolved + " does not exist", "42P01")));
+            views.add(v.orElseThrow(() -> SqlState.UNDEFINED_TABLE.exception("Materialized view " + resolved + " does not exist")));
         }
         for (ViewDefinition v : views) refresher.refresh(raw, v, method);
     }

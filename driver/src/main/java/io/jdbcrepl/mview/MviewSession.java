@@ -12,7 +12,7 @@ import io.jdbcrepl.intercept.Execution;
 import io.jdbcrepl.intercept.PrepareRequest;
 import io.jdbcrepl.intercept.PreparedBatch;
 import io.jdbcrepl.intercept.SqlBatch;
-import io.jdbcrepl.intercept.SqlStates;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.intercept.StandbyInterceptor;
 import io.jdbcrepl.intercept.StatementInterceptor;
 import io.jdbcrepl.intercept.StatementKind;
@@ -412,14 +412,15 @@ public final class MviewSession implements StandbyInterceptor {
                 case EXECUTE -> Boolean.FALSE;
                 case EXECUTE_UPDATE -> 0;
                 case EXECUTE_LARGE_UPDATE -> 0L;
-                case EXECUTE_QUERY -> throw new SQLException("No results were returned by " + command.getClass().getSimpleName()
-                        + ": use execute or executeUpdate", "02000");
+                case EXECUTE_QUERY -> throw SqlState.NO_DATA.exception(
+                        "No results were returned by " + command.getClass().getSimpleName()
+                        + ": use execute or executeUpdate");
             };
         }
 
         @Override
         public long[] executeBatch(PreparedBatch batch) throws SQLException {
-            throw new SQLException("Materialized view statements cannot be batched", SqlStates.REFUSED);
+            throw SqlState.REFUSED.exception("Materialized view statements cannot be batched");
         }
     }
 }

@@ -1,7 +1,7 @@
 package io.jdbcrepl.mview;
 
 import io.jdbcrepl.capture.sql.Dialect;
-import io.jdbcrepl.intercept.SqlStates;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.TemporalText;
 import io.jdbcrepl.mview.MviewCommand.Method;
 import io.jdbcrepl.mview.MviewCommand.Name;
@@ -118,13 +118,14 @@ final class Refresher {
     void refresh(Connection raw, ViewDefinition view, Method requested) throws SQLException {
         List<Locked> views = lock(raw, view.master());
         Locked me = views.stream().filter(v -> v.view().equals(view.view())).findFirst()
-                .orElseThrow(() -> new SQLException("Materialized view " + view.view() + " does not exist (any more)", "42P01"));
+                .orElseThrow(() -> SqlState.UNDEFINED_TABLE.exception(
+                        "Materialized view " + view.view() + " does not exist (any more)"));
         LocalDateTime time = refreshTime(views);
         Optional<LogDefinition> log = catalog.log(view.master());
         boolean fast = requested != Method.COMPLETE && view.fast() && !me.stale() && log.isPresent();
         if (requested == Method.FAST && !view.fast()) {
             throw new SQLFeatureNotSupportedException("Materialized view " + view.view()
-                    + " is REFRESH COMPLETE: it cannot be refreshed fast (DBMS_MVIEW.REFRESH method 'F')", SqlStates.REFUSED);
+                    + " is REFRESH COMPLETE: it cannot be refreshed fast (DBMS_MVIEW.REFRESH method 'F')", SqlState.REFUSED.code());
         }
         // the only fast view of its log takes its rows out at once (Oracle: "the log is cleared");
         // with others, it stamps them and the last one to refresh past them purges them

@@ -1,6 +1,7 @@
 package io.jdbcrepl.mview;
 
 import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.mview.MviewCommand.Name;
 import io.jdbcrepl.node.TableCatalog;
 
@@ -42,7 +43,8 @@ record ViewTable(List<String> key, List<String> others, boolean unique) {
                     if (k.equalsIgnoreCase(items.get(i).column())) found = names.get(i);
                 }
             }
-            if (found == null) throw new SQLException("Materialized view " + view.view() + " has no column for " + k, "42703");
+            if (found == null) throw SqlState.UNDEFINED_COLUMN.exception(
+                    "Materialized view " + view.view() + " has no column for " + k);
             keyNames.add(found);
         }
         List<String> others = names.stream().filter(n -> !keyNames.contains(n)).map(n -> Sql.quote(dialect, n)).toList();

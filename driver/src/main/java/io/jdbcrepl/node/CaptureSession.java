@@ -20,7 +20,7 @@ import io.jdbcrepl.config.UnsupportedMode;
 import io.jdbcrepl.intercept.ConnectionInterceptor;
 import io.jdbcrepl.intercept.GeneratedKeys;
 import io.jdbcrepl.intercept.SqlBatch;
-import io.jdbcrepl.intercept.SqlStates;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.intercept.StatementInterceptor;
 import io.jdbcrepl.intercept.StatementKind;
 import io.jdbcrepl.logging.DriverLog;
@@ -103,7 +103,7 @@ public final class CaptureSession implements ConnectionInterceptor {
         if (!raw.getAutoCommit()) raw.commit();
         if (sequence == null) {
             throw new SQLException("repl.log.key: " + logTable + ".position has no sequence; the driver's change log"
-                    + " was not created by the driver", "55000");
+                    + " was not created by the driver", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
         }
         return sequence;
     }
@@ -122,7 +122,7 @@ public final class CaptureSession implements ConnectionInterceptor {
         String version = raw.getMetaData().getDatabaseProductVersion();
         if (version == null || !version.toLowerCase(java.util.Locale.ROOT).contains("mariadb")) {
             throw new SQLException("Capture (repl.node) on a MySQL server (" + version + ") is not supported: it uses"
-                    + " MariaDB 10.6+'s RETURNING; connect without repl.node for a pass-through connection", SqlStates.REFUSED);
+                    + " MariaDB 10.6+'s RETURNING; connect without repl.node for a pass-through connection", SqlState.REFUSED.code());
         }
     }
 
@@ -289,7 +289,7 @@ public final class CaptureSession implements ConnectionInterceptor {
         if (resultSetConcurrency == java.sql.ResultSet.CONCUR_UPDATABLE) {
             throw new java.sql.SQLFeatureNotSupportedException("Updatable result sets (CONCUR_UPDATABLE) are not"
                     + " supported on a capturing connection (repl.node=" + node.name() + "): their changes would not be"
-                    + " captured; change rows with UPDATE, INSERT and DELETE statements", SqlStates.REFUSED);
+                    + " captured; change rows with UPDATE, INSERT and DELETE statements", SqlState.REFUSED.code());
         }
     }
 
@@ -330,7 +330,7 @@ public final class CaptureSession implements ConnectionInterceptor {
                 return unsupported(again.getMessage(), sql);
             } catch (IllegalArgumentException unknownColumn) {
                 // as the database would refuse it, before anything runs
-                throw new SQLException(unknownColumn.getMessage() + ": " + sql, "42703");
+                throw SqlState.UNDEFINED_COLUMN.exception(unknownColumn.getMessage() + ": " + sql);
             }
         }
     }
@@ -520,7 +520,7 @@ public final class CaptureSession implements ConnectionInterceptor {
         for (String column : written) {
             String folded = node.dialect().fold(column);
             names.add(table.column(folded).map(c -> c.name()).orElseThrow(() -> new SQLException("Column " + column
-                    + " is not a column of " + table.qualifiedName() + ": " + abbreviate(sql), "42703")));
+                    + " is not a column of " + table.qualifiedName() + ": " + abbreviate(sql), SqlState.UNDEFINED_COLUMN.code())));
         }
         return List.copyOf(names);
     }

@@ -2,6 +2,7 @@ package io.jdbcrepl.node;
 
 import io.jdbcrepl.capture.locking.LogInsert;
 import io.jdbcrepl.capture.locking.LogRowShape;
+import io.jdbcrepl.intercept.SqlState;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -113,8 +114,8 @@ final class ChangeLogWriter implements AutoCloseable {
                         : Files.createTempFile(directory, "repl-lcrs-", ".bin");
                 out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16));
             } catch (IOException e) {
-                throw new SQLException("Cannot create a temporary file for the LCRs of a large result: " + e.getMessage(),
-                        "58030", e);
+                throw SqlState.IO_ERROR.exception(
+                        "Cannot create a temporary file for the LCRs of a large result: " + e.getMessage(), e);
             }
         }
 
@@ -175,8 +176,8 @@ final class ChangeLogWriter implements AutoCloseable {
         }
 
         private SQLException failed(IOException e) {
-            return new SQLException("Cannot use the temporary file " + file + " for the LCRs of a large result: "
-                    + e.getMessage(), "58030", e);
+            return SqlState.IO_ERROR.exception("Cannot use the temporary file " + file + " for the LCRs of a large result: "
+                    + e.getMessage(), e);
         }
 
         @Override

@@ -1,5 +1,6 @@
 package io.jdbcrepl.node;
 
+import io.jdbcrepl.intercept.SqlState;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -60,8 +61,8 @@ final class ConcatenatedResultSet implements InvocationHandler {
                 return "ConcatenatedResultSet" + parts;
             default:
                 if (SCROLLING.contains(name)) {
-                    throw new SQLException("Operation requires a scrollable ResultSet, but this ResultSet is FORWARD_ONLY.",
-                            "24000");
+                    throw SqlState.INVALID_CURSOR_STATE.exception(
+                            "Operation requires a scrollable ResultSet, but this ResultSet is FORWARD_ONLY.");
                 }
                 try {
                     return method.invoke(parts.get(current), args);

@@ -2,6 +2,7 @@ package io.jdbcrepl.node;
 
 import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.capture.locking.ReturningPlan;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.RowImage;
 import io.jdbcrepl.lcr.TypedValue;
 
@@ -65,8 +66,8 @@ final class KeyedDeleteExecutor {
             run.undo().changed();
             long n = ps.executeLargeUpdate();
             if (n != rows.size()) {
-                throw new SQLException("DELETE on " + table.qualifiedName() + " locked " + rows.size()
-                        + " rows and deleted " + n + " of them by key: the statement is undone", "XX000");
+                throw SqlState.INTERNAL_ERROR.exception("DELETE on " + table.qualifiedName() + " locked " + rows.size()
+                        + " rows and deleted " + n + " of them by key: the statement is undone");
             }
         }
         return logged(rows);
@@ -84,8 +85,8 @@ final class KeyedDeleteExecutor {
                 run.undo().changed();
                 long n = ps.executeLargeUpdate();
                 if (n != e.getValue()) {
-                    throw new SQLException("DELETE on " + table.qualifiedName() + " locked " + e.getValue()
-                            + " identical rows and deleted " + n + " of them: the statement is undone", "XX000");
+                    throw SqlState.INTERNAL_ERROR.exception("DELETE on " + table.qualifiedName() + " locked " + e.getValue()
+                            + " identical rows and deleted " + n + " of them: the statement is undone");
                 }
             }
         }

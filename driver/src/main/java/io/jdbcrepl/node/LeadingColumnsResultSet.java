@@ -1,12 +1,12 @@
 package io.jdbcrepl.node;
 
+import io.jdbcrepl.intercept.SqlState;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
-import java.sql.SQLException;
 
 /**
  * The first columns of a result set, alone: the application's RETURNING items of a statement whose
@@ -45,19 +45,19 @@ final class LeadingColumnsResultSet implements InvocationHandler {
                         new Class<?>[] {ResultSetMetaData.class},
                         new LeadingColumnsResultSet(((ResultSet) target).getMetaData(), columns));
             case "previous", "first", "last", "absolute", "relative", "beforeFirst", "afterLast":
-                throw new SQLException("The result set is TYPE_FORWARD_ONLY", "24000");
+                throw SqlState.INVALID_CURSOR_STATE.exception("The result set is TYPE_FORWARD_ONLY");
             default:
                 break;
         }
         if (args != null && args.length > 0 && method.getParameterTypes()[0] == int.class && !name.equals("setFetchSize")
                 && !name.equals("setFetchDirection") && !name.equals("isWrapperFor")
                 && ((int) args[0] < 1 || (int) args[0] > columns)) {
-            throw new SQLException("Column index " + args[0] + " is out of range (1 to " + columns + ")", "07009");
+            throw SqlState.INVALID_DESCRIPTOR_INDEX.exception("Column index " + args[0] + " is out of range (1 to " + columns + ")");
         }
         try {
             Object out = method.invoke(target, args);
             if (name.equals("findColumn") && (int) out > columns) {
-                throw new SQLException("No column " + args[0] + " in the result", "42S22");
+                throw SqlState.COLUMN_NOT_FOUND.exception("No column " + args[0] + " in the result");
             }
             return out;
         } catch (InvocationTargetException e) {

@@ -3,7 +3,7 @@ package io.jdbcrepl.node;
 import io.jdbcrepl.capture.CaptureException;
 import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.capture.locking.UpdatePlan;
-import io.jdbcrepl.intercept.SqlStates;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.RowImage;
 import io.jdbcrepl.lcr.TypedValue;
 
@@ -101,10 +101,9 @@ final class LockedRows {
         for (Locked row : chunk) {
             RowImage newImage = after.get(matchable(row.newKey()));
             if (newImage == null || after.size() != distinct) {
-                throw new SQLException("Capture could not read back the row of " + table.qualifiedName()
+                throw SqlState.REFUSED.exception("Capture could not read back the row of " + table.qualifiedName()
                         + " with key " + row.newKey() + " after updating it: the new key of a key update must"
-                        + " be computable before the update (no RAND(), UUID() or subqueries on the same table)",
-                        SqlStates.REFUSED);
+                        + " be computable before the update (no RAND(), UUID() or subqueries on the same table)");
             }
             if (!unchangedByIgnore(update, row.old(), newImage)) run.logChange(row.old(), newImage);
         }

@@ -5,7 +5,7 @@ import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.capture.locking.LockingDialect;
 import io.jdbcrepl.capture.locking.LogRowShape;
 import io.jdbcrepl.capture.locking.PlannedSql;
-import io.jdbcrepl.intercept.SqlStates;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.RowImage;
 import io.jdbcrepl.lcr.TypedValue;
 import io.jdbcrepl.lcr.ValueType;
@@ -127,7 +127,7 @@ final class LockingRun {
      * Connector/J refuses {@code executeQuery()} for a statement that does not start with SELECT.
      */
     static ResultSet resultOf(PreparedStatement ps) throws SQLException {
-        if (!ps.execute()) throw new SQLException("The capture statement returned no rows: RETURNING needs MariaDB 10.5+", SqlStates.REFUSED);
+        if (!ps.execute()) throw SqlState.REFUSED.exception("The capture statement returned no rows: RETURNING needs MariaDB 10.5+");
         return ps.getResultSet();
     }
 

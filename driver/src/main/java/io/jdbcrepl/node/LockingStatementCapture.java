@@ -9,6 +9,7 @@ import io.jdbcrepl.intercept.BoundParameter;
 import io.jdbcrepl.intercept.Execution;
 import io.jdbcrepl.intercept.GeneratedKeys;
 import io.jdbcrepl.intercept.PreparedBatch;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.intercept.StatementInterceptor;
 import io.jdbcrepl.lcr.CommandType;
 
@@ -66,8 +67,8 @@ final class LockingStatementCapture implements StatementInterceptor {
         forgetKeys();
         if (execution.method() == io.jdbcrepl.intercept.ExecuteMethod.EXECUTE_QUERY && node.mysqlConnector()) {
             // MySQL Connector/J refuses before running, whatever the statement returns
-            throw new SQLException("Statement.executeQuery() cannot issue statements that do not produce result sets.",
-                    "S1009");
+            throw SqlState.ILLEGAL_ARGUMENT.exception(
+                    "Statement.executeQuery() cannot issue statements that do not produce result sets.");
         }
         long count = run(execution.connection(), execution.parameters(), execution.generatedKeys());
         if (execution.generatedKeys().requested()) generatedKeys = keys(execution.connection(), execution.generatedKeys());
@@ -83,7 +84,7 @@ final class LockingStatementCapture implements StatementInterceptor {
         updateCount = count;
         return switch (execution.method()) {
             case EXECUTE -> Boolean.FALSE;
-            case EXECUTE_QUERY -> throw new SQLException("The statement returned no result set: " + execution.sql(), "02000");
+            case EXECUTE_QUERY -> throw SqlState.NO_DATA.exception("The statement returned no result set: " + execution.sql());
             case EXECUTE_UPDATE -> (int) Math.min(count, Integer.MAX_VALUE);
             case EXECUTE_LARGE_UPDATE -> count;
         };
@@ -97,7 +98,7 @@ final class LockingStatementCapture implements StatementInterceptor {
         closeResult();
         updateCount = ASK_THE_STATEMENT;
         if (!node.mysqlConnector()) {
-            throw new SQLException("the given SQL statement produces an unexpected ResultSet object", "HY000", -1);
+            throw new SQLException("the given SQL statement produces an unexpected ResultSet object", SqlState.GENERAL_ERROR.code(), -1);
         }
         long count = rows == 1 ? -1 : rows;
         return method == io.jdbcrepl.intercept.ExecuteMethod.EXECUTE_UPDATE ? (Object) (int) count : (Object) count;

@@ -10,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import io.jdbcrepl.capture.locking.LogInsert;
+import io.jdbcrepl.intercept.SqlState;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -71,8 +72,9 @@ final class LockingTransaction {
     void beforeCommit(Connection connection) throws SQLException {
         if (txId == null) return;
         if (poisoned != null) {
-            throw new SQLException("This transaction cannot commit: a captured statement failed half-way (" + poisoned
-                    + "); roll it back", "40000");
+            throw SqlState.TRANSACTION_ROLLBACK.exception(
+                    "This transaction cannot commit: a captured statement failed half-way (" + poisoned
+                    + "); roll it back");
         }
         sign(connection);
         stamp(connection);
@@ -182,7 +184,7 @@ final class LockingTransaction {
         try (PreparedStatement ps = connection.prepareStatement("SELECT " + col("epoch") + " FROM "
                 + log.table("repl_epoch") + " WHERE " + col("id") + " = 1 FOR UPDATE");
                 ResultSet rs = ps.executeQuery()) {
-            if (!rs.next()) throw new SQLException("repl_epoch has no row with id 1", "55000");
+            if (!rs.next()) throw SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception("repl_epoch has no row with id 1");
             epoch = rs.getLong(1);
         }
         try (PreparedStatement ps = connection.prepareStatement(insert + "VALUES (?, ?, " + lastPosition + ")")) {

@@ -1,5 +1,6 @@
 package io.jdbcrepl.node;
 
+import io.jdbcrepl.intercept.SqlState;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -38,10 +39,11 @@ final class MariaDbSessionZone {
         try {
             return parse(name);
         } catch (DateTimeException e) {
-            throw new SQLException("The MariaDB session's time_zone '" + zone + "'" + ("SYSTEM".equalsIgnoreCase(zone)
+            throw SqlState.INVALID_PARAMETER_VALUE.exception(
+                    "The MariaDB session's time_zone '" + zone + "'" + ("SYSTEM".equalsIgnoreCase(zone)
                     ? " (system_time_zone '" + system + "')" : "") + " is no zone Java knows, so a TIMESTAMP column's"
                     + " value cannot be captured as the instant it holds: set time_zone to an offset ('+00:00') or a"
-                    + " region ('Europe/Paris')", "22023", e);
+                    + " region ('Europe/Paris')", e);
         }
     }
 

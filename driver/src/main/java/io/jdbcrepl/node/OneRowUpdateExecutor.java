@@ -3,6 +3,7 @@ package io.jdbcrepl.node;
 import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.capture.locking.PlannedSql;
 import io.jdbcrepl.capture.locking.UpdatePlan;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.RowImage;
 
 import java.sql.PreparedStatement;
@@ -32,7 +33,8 @@ final class OneRowUpdateExecutor {
             boolean results = ps.execute();
             RowImage old = null;
             try (ResultSet rs = results ? ps.getResultSet() : null) {
-                if (rs == null) throw new SQLException("The locking read of " + table.qualifiedName() + " returned nothing", "XX000");
+                if (rs == null) throw SqlState.INTERNAL_ERROR.exception(
+                        "The locking read of " + table.qualifiedName() + " returned nothing");
                 if (rs.next()) {
                     old = run.read(rs, 1, key);
                     run.read(rs, 1 + key.size(), update.otherOldColumns()).asMap().forEach(old::put);
@@ -61,13 +63,13 @@ final class OneRowUpdateExecutor {
         TableInfo table = update.table();
         run.undo().changed();
         if (!ps.getMoreResults()) {
-            throw new SQLException("Capture could not read back the row of " + table.qualifiedName()
-                    + " after updating it", "XX000");
+            throw SqlState.INTERNAL_ERROR.exception("Capture could not read back the row of " + table.qualifiedName()
+                    + " after updating it");
         }
         try (ResultSet rs = ps.getResultSet()) {
             if (!rs.next()) {
-                throw new SQLException("Capture could not read back the row of " + table.qualifiedName()
-                        + " after updating it", "XX000");
+                throw SqlState.INTERNAL_ERROR.exception("Capture could not read back the row of " + table.qualifiedName()
+                        + " after updating it");
             }
             long count = rs.getLong(1);
             RowImage after = run.read(rs, 2 + table.key().size(), update.logged().newColumns());

@@ -3,6 +3,7 @@ package io.jdbcrepl.node;
 import io.jdbcrepl.capture.locking.PlannedSql;
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.intercept.BoundParameter;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.TemporalText;
 import io.jdbcrepl.lcr.TypedValue;
 
@@ -48,7 +49,7 @@ final class PlannedSqlBinder {
                     else v.type().bind(ps, target, v.value());
                 } else {
                     BoundParameter bound = application.get(p);
-                    if (bound == null) throw new SQLException("No value specified for parameter " + p, "07001");
+                    if (bound == null) throw SqlState.WRONG_NUMBER_OF_PARAMETERS.exception("No value specified for parameter " + p);
                     bound.bindTo(ps, target);
                 }
             }

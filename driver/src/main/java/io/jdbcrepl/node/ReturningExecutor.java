@@ -2,7 +2,7 @@ package io.jdbcrepl.node;
 
 import io.jdbcrepl.capture.locking.ReturningPlan;
 import io.jdbcrepl.intercept.GeneratedKeys;
-import io.jdbcrepl.intercept.SqlStates;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.CommandType;
 import io.jdbcrepl.lcr.RowImage;
 import io.jdbcrepl.lcr.TypedValue;
@@ -92,10 +92,10 @@ final class ReturningExecutor {
     private void refuseLostRows(long count) throws SQLException {
         long whole = run.capabilities().deltaTableRowLimit() ? node.h2DeltaTableRows(run.connection()) : Long.MAX_VALUE;
         if (count > whole) {
-            throw new SQLException(returning.command() + " on " + returning.table().qualifiedName() + " changed " + count
+            throw SqlState.REFUSED.exception(returning.command() + " on " + returning.table().qualifiedName() + " changed " + count
                     + " rows or more through H2's data change delta table, more than its MAX_MEMORY_ROWS ("
                     + whole + "): H2 2.4 loses rows of such a result, so the statement is undone; change"
-                    + " fewer rows per statement or raise MAX_MEMORY_ROWS", SqlStates.REFUSED);
+                    + " fewer rows per statement or raise MAX_MEMORY_ROWS");
         }
     }
 }

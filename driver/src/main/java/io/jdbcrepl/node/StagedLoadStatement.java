@@ -3,6 +3,7 @@ package io.jdbcrepl.node;
 import io.jdbcrepl.intercept.ExecuteMethod;
 import io.jdbcrepl.intercept.Execution;
 import io.jdbcrepl.intercept.PreparedBatch;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.intercept.StatementInterceptor;
 import io.jdbcrepl.intercept.StatementKind;
 
@@ -26,7 +27,7 @@ final class StagedLoadStatement implements StatementInterceptor {
     public Object execute(Execution execution) throws SQLException {
         updateCount = ASK_THE_STATEMENT;
         if (execution.method() == ExecuteMethod.EXECUTE_QUERY) {
-            throw new SQLException("The statement returns no result set (use executeUpdate): " + execution.sql(), "02000");
+            throw SqlState.NO_DATA.exception("The statement returns no result set (use executeUpdate): " + execution.sql());
         }
         StagedLoad load = session.stageLoad(execution.sql(), execution.applicationConnection());
         if (load == null) return execution.proceed(); // repl.unsupported=passthrough, or the table is gone

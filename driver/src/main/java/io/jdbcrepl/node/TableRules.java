@@ -11,6 +11,7 @@ import io.jdbcrepl.config.ReplConfig;
 import io.jdbcrepl.config.TableName;
 import io.jdbcrepl.conflict.ConflictResolver;
 import io.jdbcrepl.conflict.TableSettings;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.ValueType;
 
 import java.sql.Connection;
@@ -127,6 +128,6 @@ public final class TableRules {
     }
 
     private static SQLException invalid(String message) {
-        return new SQLException(message, "22023");
+        return SqlState.INVALID_PARAMETER_VALUE.exception(message);
     }
 }

@@ -3,7 +3,7 @@ package io.jdbcrepl.node;
 import io.jdbcrepl.capture.locking.PlannedSql;
 import io.jdbcrepl.capture.locking.UpsertPlan;
 import io.jdbcrepl.intercept.GeneratedKeys;
-import io.jdbcrepl.intercept.SqlStates;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.RowImage;
 import io.jdbcrepl.lcr.TypedValue;
 
@@ -85,10 +85,10 @@ final class UpsertExecutor {
             run.undo().failed(e);
             if (!run.undo().hasChanged() && e.getErrorCode() == ER_NON_UNIQ_ERROR) {
                 // The copy of the old values names the table's columns, as the SELECT's own table does
-                throw new SQLException("INSERT … SELECT … ON DUPLICATE KEY UPDATE on " + upsert.table().qualifiedName()
+                throw SqlState.REFUSED.exception("INSERT … SELECT … ON DUPLICATE KEY UPDATE on " + upsert.table().qualifiedName()
                         + " cannot be captured when its SELECT reads the same table without an alias: give that"
                         + " table an alias, or set repl.unsupported=passthrough to run it uncaptured (" + e.getMessage()
-                        + ")", SqlStates.REFUSED, e);
+                        + ")", e);
             }
             throw e;
         } catch (RuntimeException e) {

@@ -2,6 +2,7 @@ package io.jdbcrepl.node;
 
 import io.jdbcrepl.config.ReplConfig;
 import io.jdbcrepl.config.ReplUrl;
+import io.jdbcrepl.intercept.SqlState;
 
 import java.sql.Connection;
 import java.sql.Driver;
@@ -34,7 +35,7 @@ public final class VendorDriver {
      */
     public static Connection open(ReplConfig config) throws SQLException {
         Connection raw = find(config).connect(config.delegateUrl(), config.delegateProperties());
-        if (raw == null) throw new SQLException("No driver accepted " + ReplUrl.mask(config.delegateUrl()), "08001");
+        if (raw == null) throw SqlState.UNABLE_TO_CONNECT.exception("No driver accepted " + ReplUrl.mask(config.delegateUrl()));
         return raw;
     }
 
@@ -52,8 +53,8 @@ public final class VendorDriver {
         for (Driver candidate : ServiceLoader.load(Driver.class, context)) {
             if (!ours(candidate.getClass()) && accepts(candidate, url)) return candidate;
         }
-        throw new SQLException("No JDBC driver accepts " + ReplUrl.mask(url)
-                + ": put the vendor's driver on the class path, or name its class with repl.driver", "08001");
+        throw SqlState.UNABLE_TO_CONNECT.exception("No JDBC driver accepts " + ReplUrl.mask(url)
+                + ": put the vendor's driver on the class path, or name its class with repl.driver");
     }
 
     private static boolean accepts(Driver driver, String url) {
@@ -67,7 +68,7 @@ public final class VendorDriver {
     private static Driver namedDriver(String className, String url) throws SQLException {
         Class<?> type = loadClass(className);
         if (!Driver.class.isAssignableFrom(type) || ours(type)) {
-            throw new SQLException("repl.driver=" + className + " is not a vendor java.sql.Driver", "22023");
+            throw SqlState.INVALID_PARAMETER_VALUE.exception("repl.driver=" + className + " is not a vendor java.sql.Driver");
         }
         Driver driver;
         try {
@@ -75,10 +76,10 @@ public final class VendorDriver {
             Class.forName(className, true, type.getClassLoader());
             driver = (Driver) type.getConstructor().newInstance();
         } catch (ReflectiveOperationException | LinkageError e) {
-            throw new SQLException("repl.driver=" + className + " cannot be instantiated: " + e, "22023", e);
+            throw SqlState.INVALID_PARAMETER_VALUE.exception("repl.driver=" + className + " cannot be instantiated: " + e, e);
         }
         if (!accepts(driver, url)) {
-            throw new SQLException("repl.driver=" + className + " does not accept " + ReplUrl.mask(url), "08001");
+            throw SqlState.UNABLE_TO_CONNECT.exception("repl.driver=" + className + " does not accept " + ReplUrl.mask(url));
         }
         return driver;
     }
@@ -93,7 +94,7 @@ public final class VendorDriver {
                 // try the next loader
             }
         }
-        throw new SQLException("repl.driver=" + className + ": no such class on the class path", "22023");
+        throw SqlState.INVALID_PARAMETER_VALUE.exception("repl.driver=" + className + ": no such class on the class path");
     }
 
     /** Whether the class is the {@code jdbc:repl:} driver (final, so no subclass to look for). */

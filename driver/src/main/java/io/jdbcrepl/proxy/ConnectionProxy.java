@@ -3,6 +3,7 @@ package io.jdbcrepl.proxy;
 import io.jdbcrepl.intercept.ConnectionInterceptor;
 import io.jdbcrepl.intercept.GeneratedKeys;
 import io.jdbcrepl.intercept.PrepareRequest;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.intercept.StandbyInterceptor;
 import io.jdbcrepl.intercept.StatementInterceptor;
 import io.jdbcrepl.intercept.StatementKind;
@@ -153,7 +154,7 @@ public abstract class ConnectionProxy implements Connection {
         PreparedStatement raw = si == null ? request.prepare(request.sql()) : si.prepare(request);
         if (!(raw instanceof CallableStatement call)) {
             raw.close();
-            throw new SQLException("An interceptor prepared a non-callable statement for " + request.sql(), "HY000");
+            throw SqlState.GENERAL_ERROR.exception("An interceptor prepared a non-callable statement for " + request.sql());
         }
         return ProxyFactory.callable(this, call, request.sql(), si);
     }

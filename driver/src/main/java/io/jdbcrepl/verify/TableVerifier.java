@@ -3,6 +3,7 @@ package io.jdbcrepl.verify;
 import io.jdbcrepl.capture.ColumnInfo;
 import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.ValueType;
 import io.jdbcrepl.node.TableCatalog;
 import io.jdbcrepl.verify.CanonicalValue.KeyPart;
@@ -79,7 +80,7 @@ public final class TableVerifier {
      * matched exactly, then as each database folds names, then ignoring case).
      */
     public Report compare(List<Side> sides, String table) throws SQLException {
-        if (sides.size() < 2) throw new SQLException("verify needs at least two nodes, got " + sides.size(), "22023");
+        if (sides.size() < 2) throw SqlState.INVALID_PARAMETER_VALUE.exception("verify needs at least two nodes, got " + sides.size());
         List<TableInfo> infos = new ArrayList<>();
         for (Side side : sides) infos.add(resolve(side, table));
         TableInfo first = infos.get(0);
@@ -184,21 +185,22 @@ public final class TableVerifier {
     private static void sameShape(Side a, TableInfo ta, Side b, TableInfo tb) throws SQLException {
         for (ColumnInfo c : ta.columns()) {
             if (find(tb, c.name()).isEmpty()) {
-                throw new SQLException("Table " + ta.name() + ": column " + c.name() + " is on node " + a.node()
-                        + " but not on node " + b.node() + ": verify compares tables of the same columns", "42703");
+                throw SqlState.UNDEFINED_COLUMN.exception("Table " + ta.name() + ": column " + c.name() + " is on node " + a.node()
+                        + " but not on node " + b.node() + ": verify compares tables of the same columns");
             }
         }
         for (ColumnInfo c : tb.columns()) {
             if (find(ta, c.name()).isEmpty()) {
-                throw new SQLException("Table " + ta.name() + ": column " + c.name() + " is on node " + b.node()
-                        + " but not on node " + a.node() + ": verify compares tables of the same columns", "42703");
+                throw SqlState.UNDEFINED_COLUMN.exception("Table " + ta.name() + ": column " + c.name() + " is on node " + b.node()
+                        + " but not on node " + a.node() + ": verify compares tables of the same columns");
             }
         }
         List<String> ka = ta.key().stream().map(k -> k.toLowerCase(Locale.ROOT)).toList();
         List<String> kb = tb.key().stream().map(k -> k.toLowerCase(Locale.ROOT)).toList();
         if (!ka.equals(kb)) {
-            throw new SQLException("Table " + ta.name() + " has key " + ta.key() + " on node " + a.node() + " but "
-                    + tb.key() + " on node " + b.node(), "42P10");
+            throw SqlState.INVALID_COLUMN_REFERENCE.exception(
+                    "Table " + ta.name() + " has key " + ta.key() + " on node " + a.node() + " but "
+                    + tb.key() + " on node " + b.node());
         }
     }
 
@@ -219,12 +221,12 @@ public final class TableVerifier {
                 try {
                     return info.get().keyedByComparableColumns();
                 } catch (IllegalArgumentException e) {
-                    throw new SQLException(e.getMessage(), "42P10");
+                    throw SqlState.INVALID_COLUMN_REFERENCE.exception(e.getMessage());
                 }
             }
         }
-        throw new SQLException("Table " + table + " does not exist on node " + side.node()
-                + (dot < 0 ? " (in schema " + schema + ")" : ""), "42P01");
+        throw SqlState.UNDEFINED_TABLE.exception("Table " + table + " does not exist on node " + side.node()
+                + (dot < 0 ? " (in schema " + schema + ")" : ""));
     }
 
     /** The name as given, as the database folds it, and as stored when it differs only in case. */
@@ -322,9 +324,10 @@ public final class TableVerifier {
             }
             List<KeyPart> next = keyOf(values);
             if (key != null && CanonicalValue.keyOrder().compare(key, next) >= 0) {
-                throw new SQLException("Node " + side.node() + " returned the keys of " + info.qualifiedName()
+                throw SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception(
+                        "Node " + side.node() + " returned the keys of " + info.qualifiedName()
                         + " out of order (" + key + " then " + next + "): its collation orders them differently"
-                        + " from the other nodes", "55000");
+                        + " from the other nodes");
             }
             List<String[]> same = new ArrayList<>();
             same.add(values);

@@ -432,7 +432,7 @@ class ConflictResolverTest {
         List<Resolution.ConflictHistory> h = r.history(now, EMP);
         assertThat(h).hasSize(2);
         assertThat(h.get(0)).isEqualTo(new Resolution.ConflictHistory(now, "dbs1", "tx1", 1, "hr", "employees",
-                row("employee_id", 200), "UPDATE", "ROW_EXISTS", ConflictKind.UPDATE, List.of("salary"), "pay",
+                row("employee_id", 200), DmlOperation.UPDATE, ConflictType.ROW_EXISTS, ConflictKind.UPDATE, List.of("salary"), "pay",
                 HandlerType.OVERWRITE, Outcome.LCR_APPLIED, null, l.oldValues(), l.newValues(), both));
         assertThat(h.get(1).handlerName()).isEqualTo("job");
         assertThat(h.get(1).conflictingColumns()).containsExactly("department_id");

@@ -107,11 +107,11 @@ public record BoundParameter(int index, String setter, Object[] arguments) {
                 return;
             } catch (ReflectiveOperationException e) {
                 if (e.getCause() instanceof SQLException sql) throw sql;
-                throw new SQLException("Could not re-bind parameter " + index + " with " + setter, "HY000", e);
+                throw SqlState.GENERAL_ERROR.exception("Could not re-bind parameter " + index + " with " + setter, e);
             }
         }
         throw new SQLException("Cannot re-bind parameter " + index + " set with " + setter
-                + Arrays.toString(typeNames()), SqlStates.REFUSED);
+                + Arrays.toString(typeNames()), SqlState.REFUSED.code());
     }
 
     private boolean argumentsFit(Class<?>[] types) {

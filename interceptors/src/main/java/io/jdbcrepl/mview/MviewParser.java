@@ -1,7 +1,7 @@
 package io.jdbcrepl.mview;
 
 import io.jdbcrepl.capture.sql.Dialect;
-import io.jdbcrepl.intercept.SqlStates;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.mview.MviewCommand.CreateLog;
 import io.jdbcrepl.mview.MviewCommand.CreateView;
 import io.jdbcrepl.mview.MviewCommand.DropLog;
@@ -133,14 +133,14 @@ public final class MviewParser {
                     if (!flag.equalsIgnoreCase("DELETE")) {
                         throw new SQLFeatureNotSupportedException("DBMS_MVIEW.PURGE_LOG('" + args.get(0).stringValue()
                                 + "', " + args.get(1).text + "): only the flag 'DELETE' (purge every row) is supported;"
-                                + " without it the rows every fast-refresh view has refreshed past are purged", SqlStates.REFUSED);
+                                + " without it the rows every fast-refresh view has refreshed past are purged", SqlState.REFUSED.code());
                     }
                     all = true;
                 }
                 return new PurgeLog(nameOf(args.get(0).stringValue().trim()), all);
             }
             default -> throw new SQLFeatureNotSupportedException("DBMS_MVIEW." + routine
-                    + " is not supported: the driver knows DBMS_MVIEW.REFRESH and DBMS_MVIEW.PURGE_LOG", SqlStates.REFUSED);
+                    + " is not supported: the driver knows DBMS_MVIEW.REFRESH and DBMS_MVIEW.PURGE_LOG", SqlState.REFUSED.code());
         }
     }
 
@@ -186,10 +186,10 @@ public final class MviewParser {
                         expect("ID");
                         throw new SQLFeatureNotSupportedException("CREATE MATERIALIZED VIEW LOG ON " + table
                                 + " WITH OBJECT ID: object tables do not exist on " + vendor()
-                                + "; use WITH PRIMARY KEY or WITH ROWID", SqlStates.REFUSED);
+                                + "; use WITH PRIMARY KEY or WITH ROWID", SqlState.REFUSED.code());
                     } else if (accept("COMMIT")) {
                         throw new SQLFeatureNotSupportedException("CREATE MATERIALIZED VIEW LOG ON " + table
-                                + " WITH COMMIT SCN is not supported: there is no SCN on " + vendor(), SqlStates.REFUSED);
+                                + " WITH COMMIT SCN is not supported: there is no SCN on " + vendor(), SqlState.REFUSED.code());
                     } else {
                         throw syntax("expected PRIMARY KEY, ROWID, SEQUENCE or a column list after WITH" + near(peek()));
                     }
@@ -207,7 +207,7 @@ public final class MviewParser {
                 Token t = peek();
                 throw new SQLFeatureNotSupportedException("CREATE MATERIALIZED VIEW LOG ON " + table + ": "
                         + t.text + " is not supported here; the log takes WITH PRIMARY KEY | ROWID | SEQUENCE |"
-                        + " (columns) and INCLUDING | EXCLUDING NEW VALUES", SqlStates.REFUSED);
+                        + " (columns) and INCLUDING | EXCLUDING NEW VALUES", SqlState.REFUSED.code());
             }
         }
         if (!sawWith) pk = true; // Oracle: WITH PRIMARY KEY is the default
@@ -239,7 +239,7 @@ public final class MviewParser {
                 ours = true;
                 if (accept("DEFERRED")) {
                     throw new SQLFeatureNotSupportedException("CREATE MATERIALIZED VIEW " + view
-                            + " BUILD DEFERRED is not supported: views are built when created (BUILD IMMEDIATE)", SqlStates.REFUSED);
+                            + " BUILD DEFERRED is not supported: views are built when created (BUILD IMMEDIATE)", SqlState.REFUSED.code());
                 }
                 expect("IMMEDIATE");
             } else if (accept("REFRESH")) {
@@ -254,7 +254,7 @@ public final class MviewParser {
                 }
             } else if (accept("NEVER")) {
                 throw new SQLFeatureNotSupportedException("CREATE MATERIALIZED VIEW " + view
-                        + " NEVER REFRESH is not supported: create a table with CREATE TABLE … AS", SqlStates.REFUSED);
+                        + " NEVER REFRESH is not supported: create a table with CREATE TABLE … AS", SqlState.REFUSED.code());
             } else {
                 break;
             }
@@ -264,7 +264,7 @@ public final class MviewParser {
         if (as == null || !as.is("AS")) {
             throw new SQLFeatureNotSupportedException("CREATE MATERIALIZED VIEW " + view + ": " + (as == null ? "end"
                     : as.text) + " is not supported here; expected [BUILD IMMEDIATE] REFRESH FAST|COMPLETE|FORCE"
-                    + " [ON COMMIT|ON DEMAND] AS SELECT …", SqlStates.REFUSED);
+                    + " [ON COMMIT|ON DEMAND] AS SELECT …", SqlState.REFUSED.code());
         }
         pos++;
         Token first = peek();
@@ -354,7 +354,7 @@ public final class MviewParser {
     }
 
     private SQLException syntax(String message) {
-        return new SQLSyntaxErrorException(message + " in: " + abbreviate(sql), "42601");
+        return new SQLSyntaxErrorException(message + " in: " + abbreviate(sql), SqlState.SYNTAX_ERROR.code());
     }
 
     private String vendor() {
@@ -403,7 +403,7 @@ public final class MviewParser {
                 } else if (c == '\'' || c == '"' || c == '`') {
                     int j = i + 1;
                     while (true) {
-                        if (j >= n) throw new SQLSyntaxErrorException("unterminated " + c + " in: " + abbreviate(sql), "42601");
+                        if (j >= n) throw new SQLSyntaxErrorException("unterminated " + c + " in: " + abbreviate(sql), SqlState.SYNTAX_ERROR.code());
                         if (sql.charAt(j) == c) {
                             if (j + 1 < n && sql.charAt(j + 1) == c) {
                                 j += 2;

@@ -1,7 +1,7 @@
 package io.jdbcrepl.mview;
 
 import io.jdbcrepl.capture.sql.Dialect;
-import io.jdbcrepl.intercept.SqlStates;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.mview.MviewCommand.Name;
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.expression.AnalyticExpression;
@@ -75,7 +75,7 @@ public final class ViewQuery {
             st = CCJSqlParserUtil.parse(query);
         } catch (JSQLParserException e) {
             throw new SQLSyntaxErrorException("The query of the materialized view cannot be read: "
-                    + MviewParser.abbreviate(query), "42601", e);
+                    + MviewParser.abbreviate(query), SqlState.SYNTAX_ERROR.code(), e);
         }
         if (!(st instanceof PlainSelect select)) {
             throw unsupported("a materialized view's query must be one SELECT (no UNION, no WITH): " + MviewParser.abbreviate(query));
@@ -156,7 +156,7 @@ public final class ViewQuery {
     }
 
     private static SQLException unsupported(String message) {
-        return new SQLFeatureNotSupportedException(message, SqlStates.REFUSED);
+        return new SQLFeatureNotSupportedException(message, SqlState.REFUSED.code());
     }
 
     /** Collects column names, and notes aggregates, subqueries and window functions. */

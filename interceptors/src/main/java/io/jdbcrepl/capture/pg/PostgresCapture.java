@@ -13,6 +13,7 @@ import io.jdbcrepl.capture.sql.FromRelation;
 import io.jdbcrepl.capture.sql.InsertSource;
 import io.jdbcrepl.capture.sql.OnConflict;
 import io.jdbcrepl.capture.sql.SqlFragment;
+import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.Json;
 import io.jdbcrepl.lcr.ValueType;
 
@@ -197,7 +198,7 @@ public final class PostgresCapture {
         OnConflict conflict = dml.onConflict();
         if (conflict.targetColumns().isEmpty() && conflict.constraint() == null) {
             // PostgreSQL's own error, before anything runs
-            throw new SQLException("ON CONFLICT DO UPDATE requires inference specification or constraint name", "42601");
+            throw SqlState.SYNTAX_ERROR.exception("ON CONFLICT DO UPDATE requires inference specification or constraint name");
         }
         InsertSource src = dml.insertSource();
         if (src instanceof InsertSource.DefaultValues) {
@@ -325,8 +326,7 @@ public final class PostgresCapture {
         List<String> columns = table.constraintColumns(name);
         if (columns == null) {
             // PostgreSQL's own error, before anything runs.
-            throw new SQLException("constraint \"" + name + "\" for table \"" + table.name() + "\" does not exist",
-                    "42704");
+            throw SqlState.UNDEFINED_OBJECT.exception("constraint \"" + name + "\" for table \"" + table.name() + "\" does not exist");
         }
         return columns;
     }

@@ -1,6 +1,6 @@
 package io.jdbcrepl.capture.sql;
 
-import io.jdbcrepl.intercept.SqlStates;
+import io.jdbcrepl.intercept.SqlState;
 
 import java.sql.SQLException;
 import java.util.Locale;
@@ -31,9 +31,9 @@ public enum Dialect {
     /** The dialect of a JDBC URL; refused (naming the subprotocol) for a database the driver does not capture on. */
     public static Dialect forUrl(String jdbcUrl) throws SQLException {
         String subprotocol = subprotocol(jdbcUrl);
-        return ofSubprotocol(subprotocol).orElseThrow(() -> new SQLException("jdbc:repl captures and applies on"
+        return ofSubprotocol(subprotocol).orElseThrow(() -> SqlState.REFUSED.exception("jdbc:repl captures and applies on"
                 + " postgresql, mysql, mariadb and h2, not on '" + subprotocol + "' (of a URL starting jdbc:"
-                + subprotocol + ":)", SqlStates.REFUSED));
+                + subprotocol + ":)"));
     }
 
     /** The dialect of a JDBC subprotocol, empty for a database the driver does not capture on. */
