@@ -2,24 +2,15 @@ package io.jdbcrepl.intercept;
 
 import java.io.InputStream;
 import java.io.Reader;
-import java.math.BigDecimal;
-import java.sql.Array;
-import java.sql.Blob;
-import java.sql.Clob;
-import java.sql.Date;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.SQLType;
-import java.sql.Time;
-import java.sql.Timestamp;
 import java.util.Arrays;
-import java.util.Calendar;
 
 /**
  * One parameter the application bound: the setter it called and the arguments after the index,
  * recorded as given so that it can be bound again, to the same or another statement.
  */
-public record BoundParameter(int index, String setter, Object[] arguments) {
+public record BoundParameter(int index, Setter setter, Object[] arguments) {
 
     public BoundParameter {
         arguments = arguments.clone();
@@ -27,7 +18,7 @@ public record BoundParameter(int index, String setter, Object[] arguments) {
 
     /** The bound value (the setter's first argument after the index; null for setNull). */
     public Object value() {
-        return setter.equals("setNull") || arguments.length == 0 ? null : arguments[0];
+        return setter == Setter.SET_NULL || arguments.length == 0 ? null : arguments[0];
     }
 
     @Override
@@ -37,66 +28,13 @@ public record BoundParameter(int index, String setter, Object[] arguments) {
 
     /** Binds this value to {@code statement} at {@code targetIndex} with the same setter. */
     public void bindTo(PreparedStatement statement, int targetIndex) throws SQLException {
-        Object[] a = arguments;
-        switch (setter) {
-            case "setNull" -> {
-                if (a.length == 1) statement.setNull(targetIndex, (Integer) a[0]);
-                else statement.setNull(targetIndex, (Integer) a[0], (String) a[1]);
-            }
-            case "setBoolean" -> statement.setBoolean(targetIndex, (Boolean) a[0]);
-            case "setByte" -> statement.setByte(targetIndex, (Byte) a[0]);
-            case "setShort" -> statement.setShort(targetIndex, (Short) a[0]);
-            case "setInt" -> statement.setInt(targetIndex, (Integer) a[0]);
-            case "setLong" -> statement.setLong(targetIndex, (Long) a[0]);
-            case "setFloat" -> statement.setFloat(targetIndex, (Float) a[0]);
-            case "setDouble" -> statement.setDouble(targetIndex, (Double) a[0]);
-            case "setBigDecimal" -> statement.setBigDecimal(targetIndex, (BigDecimal) a[0]);
-            case "setString" -> statement.setString(targetIndex, (String) a[0]);
-            case "setNString" -> statement.setNString(targetIndex, (String) a[0]);
-            case "setBytes" -> statement.setBytes(targetIndex, (byte[]) a[0]);
-            case "setDate" -> {
-                if (a.length == 1) statement.setDate(targetIndex, (Date) a[0]);
-                else statement.setDate(targetIndex, (Date) a[0], (Calendar) a[1]);
-            }
-            case "setTime" -> {
-                if (a.length == 1) statement.setTime(targetIndex, (Time) a[0]);
-                else statement.setTime(targetIndex, (Time) a[0], (Calendar) a[1]);
-            }
-            case "setTimestamp" -> {
-                if (a.length == 1) statement.setTimestamp(targetIndex, (Timestamp) a[0]);
-                else statement.setTimestamp(targetIndex, (Timestamp) a[0], (Calendar) a[1]);
-            }
-            case "setObject" -> bindObject(statement, targetIndex, a);
-            case "setBlob" -> {
-                if (a[0] instanceof Blob b) statement.setBlob(targetIndex, b);
-                else bindReflectively(statement, targetIndex);
-            }
-            case "setClob" -> {
-                if (a[0] instanceof Clob c) statement.setClob(targetIndex, c);
-                else bindReflectively(statement, targetIndex);
-            }
-            case "setArray" -> statement.setArray(targetIndex, (Array) a[0]);
-            default -> bindReflectively(statement, targetIndex);
-        }
-    }
-
-    private static void bindObject(PreparedStatement statement, int index, Object[] a) throws SQLException {
-        if (a.length == 1) {
-            statement.setObject(index, a[0]);
-        } else if (a[1] instanceof SQLType type) {
-            if (a.length == 2) statement.setObject(index, a[0], type);
-            else statement.setObject(index, a[0], type, (Integer) a[2]);
-        } else if (a.length == 2) {
-            statement.setObject(index, a[0], (Integer) a[1]);
-        } else {
-            statement.setObject(index, a[0], (Integer) a[1], (Integer) a[2]);
-        }
+        if (!setter.bindDirectly(statement, targetIndex, arguments)) bindReflectively(statement, targetIndex);
     }
 
     /** Streams and the rarer setters: found by name and argument types. */
     private void bindReflectively(PreparedStatement statement, int targetIndex) throws SQLException {
         for (var method : PreparedStatement.class.getMethods()) {
-            if (!method.getName().equals(setter) || method.getParameterCount() != arguments.length + 1) continue;
+            if (!method.getName().equals(setter.methodName()) || method.getParameterCount() != arguments.length + 1) continue;
             Class<?>[] types = method.getParameterTypes();
             if (types[0] != int.class || !argumentsFit(types)) continue;
             Object[] call = new Object[arguments.length + 1];
@@ -157,12 +95,12 @@ public record BoundParameter(int index, String setter, Object[] arguments) {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof BoundParameter p && p.index == index && p.setter.equals(setter)
+        return o instanceof BoundParameter p && p.index == index && p.setter == setter
                 && Arrays.deepEquals(p.arguments, arguments);
     }
 
     @Override
     public int hashCode() {
-        return 31 * (31 * index + setter.hashCode()) + Arrays.deepHashCode(arguments);
+        return 31 * (31 * index + setter.methodName().hashCode()) + Arrays.deepHashCode(arguments);
     }
 }
