@@ -11,7 +11,6 @@ import java.sql.SQLType;
 import java.sql.Time;
 import java.sql.Timestamp;
 import java.util.Calendar;
-import java.util.function.Predicate;
 
 /**
  * The {@link PreparedStatement} setters ({@code setX(int index, …)}) an application may call, each
@@ -19,38 +18,25 @@ import java.util.function.Predicate;
  * {@link BoundParameter}'s reflection (found by name and argument types); the rest bind directly.
  */
 public enum Setter {
-    SET_NULL("setNull", (s, i, a) -> {
-        if (a.length == 1) s.setNull(i, (Integer) a[0]);
-        else s.setNull(i, (Integer) a[0], (String) a[1]);
-    }),
-    SET_BOOLEAN("setBoolean", (s, i, a) -> s.setBoolean(i, (Boolean) a[0])),
-    SET_BYTE("setByte", (s, i, a) -> s.setByte(i, (Byte) a[0])),
-    SET_SHORT("setShort", (s, i, a) -> s.setShort(i, (Short) a[0])),
-    SET_INT("setInt", (s, i, a) -> s.setInt(i, (Integer) a[0])),
-    SET_LONG("setLong", (s, i, a) -> s.setLong(i, (Long) a[0])),
-    SET_FLOAT("setFloat", (s, i, a) -> s.setFloat(i, (Float) a[0])),
-    SET_DOUBLE("setDouble", (s, i, a) -> s.setDouble(i, (Double) a[0])),
-    SET_BIG_DECIMAL("setBigDecimal", (s, i, a) -> s.setBigDecimal(i, (BigDecimal) a[0])),
-    SET_STRING("setString", (s, i, a) -> s.setString(i, (String) a[0])),
-    SET_NSTRING("setNString", (s, i, a) -> s.setNString(i, (String) a[0])),
-    SET_BYTES("setBytes", (s, i, a) -> s.setBytes(i, (byte[]) a[0])),
-    SET_DATE("setDate", (s, i, a) -> {
-        if (a.length == 1) s.setDate(i, (Date) a[0]);
-        else s.setDate(i, (Date) a[0], (Calendar) a[1]);
-    }),
-    SET_TIME("setTime", (s, i, a) -> {
-        if (a.length == 1) s.setTime(i, (Time) a[0]);
-        else s.setTime(i, (Time) a[0], (Calendar) a[1]);
-    }),
-    SET_TIMESTAMP("setTimestamp", (s, i, a) -> {
-        if (a.length == 1) s.setTimestamp(i, (Timestamp) a[0]);
-        else s.setTimestamp(i, (Timestamp) a[0], (Calendar) a[1]);
-    }),
-    SET_OBJECT("setObject", Setter::bindObject),
-    // setBlob/setClob(int, InputStream/Reader[, long]): by reflection
-    SET_BLOB("setBlob", a -> a[0] instanceof Blob, (s, i, a) -> s.setBlob(i, (Blob) a[0])),
-    SET_CLOB("setClob", a -> a[0] instanceof Clob, (s, i, a) -> s.setClob(i, (Clob) a[0])),
-    SET_ARRAY("setArray", (s, i, a) -> s.setArray(i, (Array) a[0])),
+    SET_NULL("setNull"),
+    SET_BOOLEAN("setBoolean"),
+    SET_BYTE("setByte"),
+    SET_SHORT("setShort"),
+    SET_INT("setInt"),
+    SET_LONG("setLong"),
+    SET_FLOAT("setFloat"),
+    SET_DOUBLE("setDouble"),
+    SET_BIG_DECIMAL("setBigDecimal"),
+    SET_STRING("setString"),
+    SET_NSTRING("setNString"),
+    SET_BYTES("setBytes"),
+    SET_DATE("setDate"),
+    SET_TIME("setTime"),
+    SET_TIMESTAMP("setTimestamp"),
+    SET_OBJECT("setObject"),
+    SET_BLOB("setBlob"),
+    SET_CLOB("setClob"),
+    SET_ARRAY("setArray"),
     SET_ASCII_STREAM("setAsciiStream"),
     SET_BINARY_STREAM("setBinaryStream"),
     SET_UNICODE_STREAM("setUnicodeStream"),
@@ -63,23 +49,9 @@ public enum Setter {
     SET_URL("setURL");
 
     private final String methodName;
-    /** Whether the arguments are bound by {@link #binding} rather than by reflection. */
-    private final Predicate<Object[]> direct;
-    private final Binding binding;
 
-    /** A setter bound by reflection. */
     Setter(String methodName) {
-        this(methodName, a -> false, null);
-    }
-
-    Setter(String methodName, Binding binding) {
-        this(methodName, a -> true, binding);
-    }
-
-    Setter(String methodName, Predicate<Object[]> direct, Binding binding) {
         this.methodName = methodName;
-        this.direct = direct;
-        this.binding = binding;
     }
 
     /** The setter called {@code methodName}; IllegalArgumentException for a method that is not one. */
@@ -101,12 +73,52 @@ public enum Setter {
     }
 
     /**
-     * Calls this setter on {@code statement} at {@code index} with {@code arguments} (those after the
-     * index); false, binding nothing, when they need the method found by reflection.
+     * Calls this setter on {@code s} at {@code i} with {@code a} (the arguments after the index);
+     * false, binding nothing, when they need the method found by reflection.
      */
-    boolean bindDirectly(PreparedStatement statement, int index, Object[] arguments) throws SQLException {
-        if (!direct.test(arguments)) return false;
-        binding.bind(statement, index, arguments);
+    boolean bindDirectly(PreparedStatement s, int i, Object[] a) throws SQLException {
+        switch (this) {
+            case SET_NULL -> {
+                if (a.length == 1) s.setNull(i, (Integer) a[0]);
+                else s.setNull(i, (Integer) a[0], (String) a[1]);
+            }
+            case SET_BOOLEAN -> s.setBoolean(i, (Boolean) a[0]);
+            case SET_BYTE -> s.setByte(i, (Byte) a[0]);
+            case SET_SHORT -> s.setShort(i, (Short) a[0]);
+            case SET_INT -> s.setInt(i, (Integer) a[0]);
+            case SET_LONG -> s.setLong(i, (Long) a[0]);
+            case SET_FLOAT -> s.setFloat(i, (Float) a[0]);
+            case SET_DOUBLE -> s.setDouble(i, (Double) a[0]);
+            case SET_BIG_DECIMAL -> s.setBigDecimal(i, (BigDecimal) a[0]);
+            case SET_STRING -> s.setString(i, (String) a[0]);
+            case SET_NSTRING -> s.setNString(i, (String) a[0]);
+            case SET_BYTES -> s.setBytes(i, (byte[]) a[0]);
+            case SET_DATE -> {
+                if (a.length == 1) s.setDate(i, (Date) a[0]);
+                else s.setDate(i, (Date) a[0], (Calendar) a[1]);
+            }
+            case SET_TIME -> {
+                if (a.length == 1) s.setTime(i, (Time) a[0]);
+                else s.setTime(i, (Time) a[0], (Calendar) a[1]);
+            }
+            case SET_TIMESTAMP -> {
+                if (a.length == 1) s.setTimestamp(i, (Timestamp) a[0]);
+                else s.setTimestamp(i, (Timestamp) a[0], (Calendar) a[1]);
+            }
+            case SET_OBJECT -> bindObject(s, i, a);
+            case SET_BLOB -> { // setBlob(int, InputStream[, long]): by reflection
+                if (!(a[0] instanceof Blob b)) return false;
+                s.setBlob(i, b);
+            }
+            case SET_CLOB -> { // setClob(int, Reader[, long]): by reflection
+                if (!(a[0] instanceof Clob c)) return false;
+                s.setClob(i, c);
+            }
+            case SET_ARRAY -> s.setArray(i, (Array) a[0]);
+            default -> {
+                return false;
+            }
+        }
         return true;
     }
 
@@ -121,9 +133,5 @@ public enum Setter {
         } else {
             statement.setObject(index, a[0], (Integer) a[1], (Integer) a[2]);
         }
-    }
-
-    private interface Binding {
-        void bind(PreparedStatement statement, int index, Object[] arguments) throws SQLException;
     }
 }
