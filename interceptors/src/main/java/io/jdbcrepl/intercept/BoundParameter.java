@@ -2,9 +2,18 @@ package io.jdbcrepl.intercept;
 
 import java.io.InputStream;
 import java.io.Reader;
+import java.math.BigDecimal;
+import java.sql.Array;
+import java.sql.Blob;
+import java.sql.Clob;
+import java.sql.Date;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.SQLType;
+import java.sql.Time;
+import java.sql.Timestamp;
 import java.util.Arrays;
+import java.util.Calendar;
 
 /**
  * One parameter the application bound: the setter it called and the arguments after the index,
@@ -28,7 +37,60 @@ public record BoundParameter(int index, Setter setter, Object[] arguments) {
 
     /** Binds this value to {@code statement} at {@code targetIndex} with the same setter. */
     public void bindTo(PreparedStatement statement, int targetIndex) throws SQLException {
-        if (!setter.bindDirectly(statement, targetIndex, arguments)) bindReflectively(statement, targetIndex);
+        Object[] a = arguments;
+        switch (setter) {
+            case SET_NULL -> {
+                if (a.length == 1) statement.setNull(targetIndex, (Integer) a[0]);
+                else statement.setNull(targetIndex, (Integer) a[0], (String) a[1]);
+            }
+            case SET_BOOLEAN -> statement.setBoolean(targetIndex, (Boolean) a[0]);
+            case SET_BYTE -> statement.setByte(targetIndex, (Byte) a[0]);
+            case SET_SHORT -> statement.setShort(targetIndex, (Short) a[0]);
+            case SET_INT -> statement.setInt(targetIndex, (Integer) a[0]);
+            case SET_LONG -> statement.setLong(targetIndex, (Long) a[0]);
+            case SET_FLOAT -> statement.setFloat(targetIndex, (Float) a[0]);
+            case SET_DOUBLE -> statement.setDouble(targetIndex, (Double) a[0]);
+            case SET_BIG_DECIMAL -> statement.setBigDecimal(targetIndex, (BigDecimal) a[0]);
+            case SET_STRING -> statement.setString(targetIndex, (String) a[0]);
+            case SET_NSTRING -> statement.setNString(targetIndex, (String) a[0]);
+            case SET_BYTES -> statement.setBytes(targetIndex, (byte[]) a[0]);
+            case SET_DATE -> {
+                if (a.length == 1) statement.setDate(targetIndex, (Date) a[0]);
+                else statement.setDate(targetIndex, (Date) a[0], (Calendar) a[1]);
+            }
+            case SET_TIME -> {
+                if (a.length == 1) statement.setTime(targetIndex, (Time) a[0]);
+                else statement.setTime(targetIndex, (Time) a[0], (Calendar) a[1]);
+            }
+            case SET_TIMESTAMP -> {
+                if (a.length == 1) statement.setTimestamp(targetIndex, (Timestamp) a[0]);
+                else statement.setTimestamp(targetIndex, (Timestamp) a[0], (Calendar) a[1]);
+            }
+            case SET_OBJECT -> bindObject(statement, targetIndex, a);
+            case SET_BLOB -> {
+                if (a[0] instanceof Blob b) statement.setBlob(targetIndex, b);
+                else bindReflectively(statement, targetIndex);
+            }
+            case SET_CLOB -> {
+                if (a[0] instanceof Clob c) statement.setClob(targetIndex, c);
+                else bindReflectively(statement, targetIndex);
+            }
+            case SET_ARRAY -> statement.setArray(targetIndex, (Array) a[0]);
+            default -> bindReflectively(statement, targetIndex);
+        }
+    }
+
+    private static void bindObject(PreparedStatement statement, int index, Object[] a) throws SQLException {
+        if (a.length == 1) {
+            statement.setObject(index, a[0]);
+        } else if (a[1] instanceof SQLType type) {
+            if (a.length == 2) statement.setObject(index, a[0], type);
+            else statement.setObject(index, a[0], type, (Integer) a[2]);
+        } else if (a.length == 2) {
+            statement.setObject(index, a[0], (Integer) a[1]);
+        } else {
+            statement.setObject(index, a[0], (Integer) a[1], (Integer) a[2]);
+        }
     }
 
     /** Streams and the rarer setters: found by name and argument types. */

@@ -1,21 +1,8 @@
 package io.jdbcrepl.intercept;
 
-import java.math.BigDecimal;
-import java.sql.Array;
-import java.sql.Blob;
-import java.sql.Clob;
-import java.sql.Date;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
-import java.sql.SQLType;
-import java.sql.Time;
-import java.sql.Timestamp;
-import java.util.Calendar;
-
 /**
- * The {@link PreparedStatement} setters ({@code setX(int index, …)}) an application may call, each
- * able to bind recorded arguments again. Streams and the rarer setters are left to
- * {@link BoundParameter}'s reflection (found by name and argument types); the rest bind directly.
+ * The {@link java.sql.PreparedStatement} setters ({@code setX(int index, …)}) an application may
+ * call: what a {@link BoundParameter} records, resolved once per proxied method, never per call.
  */
 public enum Setter {
     SET_NULL("setNull"),
@@ -70,68 +57,5 @@ public enum Setter {
     @Override
     public String toString() {
         return methodName;
-    }
-
-    /**
-     * Calls this setter on {@code s} at {@code i} with {@code a} (the arguments after the index);
-     * false, binding nothing, when they need the method found by reflection.
-     */
-    boolean bindDirectly(PreparedStatement s, int i, Object[] a) throws SQLException {
-        switch (this) {
-            case SET_NULL -> {
-                if (a.length == 1) s.setNull(i, (Integer) a[0]);
-                else s.setNull(i, (Integer) a[0], (String) a[1]);
-            }
-            case SET_BOOLEAN -> s.setBoolean(i, (Boolean) a[0]);
-            case SET_BYTE -> s.setByte(i, (Byte) a[0]);
-            case SET_SHORT -> s.setShort(i, (Short) a[0]);
-            case SET_INT -> s.setInt(i, (Integer) a[0]);
-            case SET_LONG -> s.setLong(i, (Long) a[0]);
-            case SET_FLOAT -> s.setFloat(i, (Float) a[0]);
-            case SET_DOUBLE -> s.setDouble(i, (Double) a[0]);
-            case SET_BIG_DECIMAL -> s.setBigDecimal(i, (BigDecimal) a[0]);
-            case SET_STRING -> s.setString(i, (String) a[0]);
-            case SET_NSTRING -> s.setNString(i, (String) a[0]);
-            case SET_BYTES -> s.setBytes(i, (byte[]) a[0]);
-            case SET_DATE -> {
-                if (a.length == 1) s.setDate(i, (Date) a[0]);
-                else s.setDate(i, (Date) a[0], (Calendar) a[1]);
-            }
-            case SET_TIME -> {
-                if (a.length == 1) s.setTime(i, (Time) a[0]);
-                else s.setTime(i, (Time) a[0], (Calendar) a[1]);
-            }
-            case SET_TIMESTAMP -> {
-                if (a.length == 1) s.setTimestamp(i, (Timestamp) a[0]);
-                else s.setTimestamp(i, (Timestamp) a[0], (Calendar) a[1]);
-            }
-            case SET_OBJECT -> bindObject(s, i, a);
-            case SET_BLOB -> { // setBlob(int, InputStream[, long]): by reflection
-                if (!(a[0] instanceof Blob b)) return false;
-                s.setBlob(i, b);
-            }
-            case SET_CLOB -> { // setClob(int, Reader[, long]): by reflection
-                if (!(a[0] instanceof Clob c)) return false;
-                s.setClob(i, c);
-            }
-            case SET_ARRAY -> s.setArray(i, (Array) a[0]);
-            default -> {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static void bindObject(PreparedStatement statement, int index, Object[] a) throws SQLException {
-        if (a.length == 1) {
-            statement.setObject(index, a[0]);
-        } else if (a[1] instanceof SQLType type) {
-            if (a.length == 2) statement.setObject(index, a[0], type);
-            else statement.setObject(index, a[0], type, (Integer) a[2]);
-        } else if (a.length == 2) {
-            statement.setObject(index, a[0], (Integer) a[1]);
-        } else {
-            statement.setObject(index, a[0], (Integer) a[1], (Integer) a[2]);
-        }
     }
 }
