@@ -2,7 +2,6 @@ package io.jdbcrepl.node;
 
 import io.jdbcrepl.capture.CaptureException;
 import io.jdbcrepl.capture.TableInfo;
-import io.jdbcrepl.capture.pg.CapturePlan;
 import io.jdbcrepl.capture.locking.LockingDialect;
 import io.jdbcrepl.capture.locking.LockingPlanner;
 import io.jdbcrepl.capture.pg.PostgresCapture;
@@ -32,6 +31,10 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 
+import static io.jdbcrepl.node.CaptureDecision.Outcome.LOAD;
+import static io.jdbcrepl.node.CaptureDecision.Outcome.NO_SUCH_TABLE;
+import static io.jdbcrepl.node.CaptureDecision.Outcome.PASS;
+
 /**
  * Capture for one connection of a node: decides, once per SQL text, whether a statement changes a
  * replicated table and, if so, how it is captured.
@@ -39,20 +42,9 @@ import java.util.Optional;
 public final class CaptureSession implements ConnectionInterceptor {
 
     private static final DriverLog LOG = DriverLog.of(CaptureSession.class);
-    /** Cached decision for SQL that is left to the real driver. */
-    private static final Object PASS = new Object();
-    /** A statement on a replicated table that does not exist (yet): passed through, never cached. */
-    private static final Object NO_SUCH_TABLE = new Object();
-    /** A load (COPY … FROM, LOAD DATA) into a replicated table: staged at each execution. */
-    private static final Object LOAD = new Object();
-
     private final Node node;
     private final Connection raw;
-    /** PostgreSQL: one rewritten statement per captured statement. */
-    private final PostgresCapture postgres;
-    /** MariaDB/MySQL and H2: locking reads, RETURNING, delta tables; null on PostgreSQL. */
-    private final LockingPlanner locking;
-    private final LockingTransaction transaction;
+    private final Strategy strategy;
     private String currentSchema;
     /** PostgreSQL: the open transaction ran a captured statement (its commit wakes the peers). */
     private boolean capturedInTransaction;
@@ -65,15 +57,12 @@ public final class CaptureSession implements ConnectionInterceptor {
         if (node.dialect() == Dialect.POSTGRESQL) {
             String logTable = node.changeLog().table("repl_log");
             io.jdbcrepl.config.LogSignature signature = node.config().logSignature();
-            this.postgres = new PostgresCapture(logTable, node.name(),
-                    signature == null ? null : useLogKey(raw, logTable, signature));
-            this.locking = null;
-            this.transaction = null;
+            this.strategy = new InStatementStrategy(new PostgresCapture(logTable, node.name(),
+                    signature == null ? null : useLogKey(raw, logTable, signature)));
         } else {
             if (node.dialect() == Dialect.MYSQL) requireMariaDb(raw);
-            this.postgres = null;
-            this.locking = new LockingPlanner(LockingDialect.of(node.dialect()));
-            this.transaction = new LockingTransaction(node.dialect(), node.changeLog(), node.config().logSignature());
+            this.strategy = new LockingStrategy(new LockingPlanner(LockingDialect.of(node.dialect())),
+                    new LockingTransaction(node.dialect(), node.changeLog(), node.config().logSignature()));
         }
         this.lease = node.lease();
     }
@@ -128,15 +117,19 @@ public final class CaptureSession implements ConnectionInterceptor {
 
     @Override
     public StatementInterceptor onStatement(String sql, StatementKind kind) throws SQLException {
-        if (transaction != null && transaction.active()) endsTransaction(sql);
+        if (strategy instanceof LockingStrategy locking && locking.transaction().active()) {
+            endsTransaction(sql, locking.transaction());
+        }
         if (!SqlClassifier.mayChangeRows(sql)) return SqlClassifier.changesSchema(sql) ? schemaChange : null;
-        Object decision = decide(sql);
-        if (decision instanceof Capture capture) {
-            return new PostgresStatementCapture(capture.plan(), capture.dml(), capture.table(), postgres, node, this);
+        CaptureDecision decision = decide(sql);
+        if (decision instanceof CaptureDecision.InStatement capture
+                && strategy instanceof InStatementStrategy postgres) {
+            return new PostgresStatementCapture(capture.plan(), capture.dml(), capture.table(), postgres.capture(), node,
+                    this);
         }
         if (decision == LOAD) return new StagedLoadStatement(this);
-        return decision instanceof LockingCapture capture
-                ? new LockingStatementCapture(capture.plan(), node, transaction) : null;
+        return decision instanceof CaptureDecision.Locking capture && strategy instanceof LockingStrategy locking
+                ? new LockingStatementCapture(capture.plan(), node, locking.transaction()) : null;
     }
 
     /** PostgreSQL: the capturing views of pgjdbc's connection, made on first unwrap. */
@@ -145,7 +138,7 @@ public final class CaptureSession implements ConnectionInterceptor {
     /** PostgreSQL: {@code unwrap(PGConnection.class)} and {@code unwrap(BaseConnection.class)} capture COPY. */
     @Override
     public Object unwrap(Class<?> iface, Connection application) throws SQLException {
-        if (postgres != null) {
+        if (strategy instanceof InStatementStrategy) {
             if (postgresViews == null) postgresViews = new PostgresViews(this, raw);
             Object view = postgresViews.view(iface, application);
             if (view != null) return view;
@@ -155,7 +148,8 @@ public final class CaptureSession implements ConnectionInterceptor {
             LOG.warn("unwrap(" + iface.getName() + ") on a capturing connection (repl.node=" + node.name() + ") hands out"
                     + " the vendor's own connection: statements, COPY and LOAD DATA run through it are not captured and"
                     + " do not replicate. Change replicated tables through the jdbc:repl connection"
-                    + (postgres != null ? "; unwrap(PGConnection.class) gives a view whose copy API is captured" : ""));
+                    + (strategy instanceof InStatementStrategy
+                            ? "; unwrap(PGConnection.class) gives a view whose copy API is captured" : ""));
         }
         return null;
     }
@@ -172,7 +166,7 @@ public final class CaptureSession implements ConnectionInterceptor {
         if (!SqlClassifier.mayChangeRows(sql)) return sql;
         if (decide(sql) == LOAD) throw loadInBatch();
         // MariaDB/H2: the entry stays as written; executeBatch runs it captured.
-        if (!(decide(sql) instanceof Capture capture)) return sql;
+        if (!(decide(sql) instanceof CaptureDecision.InStatement capture)) return sql;
         capturedInTransaction = true; // a batch that then fails makes one spurious wake-up, no harm
         return capture.plan().sql();
     }
@@ -183,16 +177,16 @@ public final class CaptureSession implements ConnectionInterceptor {
      */
     @Override
     public long[] executeBatch(SqlBatch batch) throws SQLException {
-        if (locking == null) {
+        if (!(strategy instanceof LockingStrategy locking)) {
             long[] counts = batch.proceed();
             if (capturedInTransaction) captured(batch.connection());
             return counts;
         }
-        List<Object> decisions = new java.util.ArrayList<>();
+        List<CaptureDecision> decisions = new java.util.ArrayList<>();
         boolean anyCaptured = false;
         for (String sql : batch.sql()) {
-            Object d = SqlClassifier.mayChangeRows(sql) ? decide(sql) : PASS;
-            anyCaptured |= d instanceof LockingCapture;
+            CaptureDecision d = SqlClassifier.mayChangeRows(sql) ? decide(sql) : PASS;
+            anyCaptured |= d instanceof CaptureDecision.Locking;
             decisions.add(d);
         }
         if (!anyCaptured) return batch.proceed();
@@ -200,8 +194,8 @@ public final class CaptureSession implements ConnectionInterceptor {
         long[] counts = new long[decisions.size()];
         for (int i = 0; i < counts.length; i++) {
             try {
-                counts[i] = decisions.get(i) instanceof LockingCapture capture
-                        ? new LockingStatementCapture(capture.plan(), node, transaction).run(batch.connection(), List.of(),
+                counts[i] = decisions.get(i) instanceof CaptureDecision.Locking capture
+                        ? new LockingStatementCapture(capture.plan(), node, locking.transaction()).run(batch.connection(), List.of(),
                                 GeneratedKeys.NONE)
                         : batch.statement().executeLargeUpdate(batch.sql().get(i));
             } catch (SQLException e) {
@@ -215,7 +209,7 @@ public final class CaptureSession implements ConnectionInterceptor {
      * MariaDB/H2: SQL that commits without the proxy's commit() (COMMIT, or DDL's implicit commit)
      * gets the transaction's stamp first; after it the next capture starts a new transaction id.
      */
-    private void endsTransaction(String sql) throws SQLException {
+    private void endsTransaction(String sql, LockingTransaction transaction) throws SQLException {
         switch (TransactionControl.of(sql)) {
             case COMMITS -> {
                 transaction.beforeCommit(raw);
@@ -228,7 +222,7 @@ public final class CaptureSession implements ConnectionInterceptor {
 
     @Override
     public void beforeCommit(Connection connection) throws SQLException {
-        if (transaction != null) transaction.beforeCommit(connection);
+        if (strategy instanceof LockingStrategy locking) locking.transaction().beforeCommit(connection);
     }
 
     /**
@@ -257,9 +251,10 @@ public final class CaptureSession implements ConnectionInterceptor {
     @Override
     public void afterCommit() {
         forgetTablesIfSchemaChanged();
-        boolean captured = capturedInTransaction || (transaction != null && transaction.active());
+        boolean captured = capturedInTransaction
+                || (strategy instanceof LockingStrategy locking && locking.transaction().active());
         capturedInTransaction = false;
-        if (transaction != null) transaction.forget();
+        if (strategy instanceof LockingStrategy locking) locking.transaction().forget();
         if (captured) node.committed();
     }
 
@@ -267,7 +262,7 @@ public final class CaptureSession implements ConnectionInterceptor {
     public void afterRollback() {
         forgetTablesIfSchemaChanged();
         capturedInTransaction = false;
-        if (transaction != null) transaction.forget();
+        if (strategy instanceof LockingStrategy locking) locking.transaction().forget();
     }
 
     /**
@@ -293,18 +288,18 @@ public final class CaptureSession implements ConnectionInterceptor {
         }
     }
 
-    /** {@link #PASS} or a {@link Capture}, cached per (current schema, SQL). */
-    private Object decide(String sql) throws SQLException {
+    /** The decision for {@code sql}, cached per (current schema, SQL); never {@code NO_SUCH_TABLE}. */
+    private CaptureDecision decide(String sql) throws SQLException {
         String schema = currentSchema();
-        Object cached = node.planCache().get(schema, sql);
+        CaptureDecision cached = node.planCache().get(schema, sql);
         if (cached != null) return cached;
-        Object decision = plan(sql, schema);
+        CaptureDecision decision = plan(sql, schema);
         if (decision == NO_SUCH_TABLE) return PASS; // not cached: a table created later must be captured
         node.planCache().put(schema, sql, decision);
         return decision;
     }
 
-    private Object plan(String sql, String schema) throws SQLException {
+    private CaptureDecision plan(String sql, String schema) throws SQLException {
         Analysis analysis = SqlClassifier.analyze(sql, node.dialect());
         if (analysis instanceof NotDml) return PASS;
         if (analysis instanceof Opaque opaque) {
@@ -336,10 +331,13 @@ public final class CaptureSession implements ConnectionInterceptor {
     }
 
     /** A capture plan; IllegalArgumentException when the statement names a column the table lacks. */
-    private Object plan(Dml dml, TableInfo info) throws SQLException {
-        if (locking != null) return new LockingCapture(locking.plan(dml, info, node.settings(info)));
+    private CaptureDecision plan(Dml dml, TableInfo info) throws SQLException {
+        if (strategy instanceof LockingStrategy locking) {
+            return new CaptureDecision.Locking(locking.planner().plan(dml, info, node.settings(info)));
+        }
         dml = withQueryColumns(dml, info);
-        return new Capture(dml, info, postgres.plan(dml, info, node.settings(info)));
+        return new CaptureDecision.InStatement(dml, info,
+                ((InStatementStrategy) strategy).capture().plan(dml, info, node.settings(info)));
     }
 
     /**
@@ -367,7 +365,7 @@ public final class CaptureSession implements ConnectionInterceptor {
                 .map(c -> new io.jdbcrepl.capture.sql.ColumnRef(c.name(), true)).toList());
     }
 
-    private Object opaque(Opaque opaque, String sql, String schema) throws SQLException {
+    private CaptureDecision opaque(Opaque opaque, String sql, String schema) throws SQLException {
         if (opaque.tablesNamed().isEmpty()) {
             // CALL, DO: what a routine changes is out of a driver's sight (README, limitations).
             LOG.warn("Not captured (" + node.name() + "): " + opaque.reason());
@@ -383,7 +381,7 @@ public final class CaptureSession implements ConnectionInterceptor {
         return PASS;
     }
 
-    private Object unsupported(String reason, String sql) throws CaptureException {
+    private CaptureDecision unsupported(String reason, String sql) throws CaptureException {
         if (node.config().unsupported() == UnsupportedMode.PASSTHROUGH) {
             LOG.warn("Not captured (repl.unsupported=passthrough, node " + node.name() + "): " + reason);
             LOG.debug("Not captured (node " + node.name() + "), statement: " + abbreviate(sql)); // its literals: DEBUG (SPEC 8.8)
@@ -409,8 +407,8 @@ public final class CaptureSession implements ConnectionInterceptor {
         };
     }
 
-    /** SQL COPY … FROM / LOAD DATA: {@link #LOAD} on a replicated table, else {@link #PASS}. */
-    private Object load(String sql, String schema) throws SQLException {
+    /** SQL COPY … FROM / LOAD DATA: {@code LOAD} on a replicated table, else {@code PASS}. */
+    private CaptureDecision load(String sql, String schema) throws SQLException {
         TableRef target = loadTarget(sql);
         String targetSchema = target.schema() == null ? schema : target.foldedSchema(node.dialect());
         String table = target.foldedName(node.dialect());
@@ -535,11 +533,15 @@ public final class CaptureSession implements ConnectionInterceptor {
         return oneLine.length() <= 200 ? oneLine : oneLine.substring(0, 197) + "...";
     }
 
-    /** A captured statement's plan, shared by every connection of the node. */
-    record Capture(Dml dml, TableInfo table, CapturePlan plan) {
+    /** How this connection captures, chosen by the node's dialect. */
+    private sealed interface Strategy {
     }
 
-    /** The same on MariaDB/MySQL and H2. */
-    record LockingCapture(io.jdbcrepl.capture.locking.LockingPlan plan) {
+    /** PostgreSQL: one rewritten statement per captured statement. */
+    private record InStatementStrategy(PostgresCapture capture) implements Strategy {
+    }
+
+    /** MariaDB/MySQL and H2: locking reads, RETURNING, delta tables, in the connection's transaction. */
+    private record LockingStrategy(LockingPlanner planner, LockingTransaction transaction) implements Strategy {
     }
 }

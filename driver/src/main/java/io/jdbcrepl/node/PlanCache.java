@@ -15,17 +15,17 @@ public final class PlanCache {
     }
 
     private final int capacity;
-    private final Map<Key, Object> entries = new ConcurrentHashMap<>();
+    private final Map<Key, CaptureDecision> entries = new ConcurrentHashMap<>();
 
     public PlanCache(int capacity) {
         this.capacity = capacity;
     }
 
-    public Object get(String schema, String sql) {
+    CaptureDecision get(String schema, String sql) {
         return entries.get(new Key(schema, sql));
     }
 
-    public void put(String schema, String sql, Object decision) {
+    void put(String schema, String sql, CaptureDecision decision) {
         if (entries.size() >= capacity) entries.clear();
         entries.put(new Key(schema, sql), decision);
     }

@@ -5,6 +5,7 @@ import io.jdbcrepl.intercept.ExecuteMethod;
 import io.jdbcrepl.intercept.GeneratedKeys;
 import io.jdbcrepl.intercept.ParameterLog;
 import io.jdbcrepl.intercept.PreparedBatch;
+import io.jdbcrepl.intercept.Setter;
 import io.jdbcrepl.intercept.StatementInterceptor;
 import io.jdbcrepl.intercept.StatementKind;
 
@@ -42,7 +43,7 @@ public abstract class PreparedStatementProxy extends StatementProxy implements P
     }
 
     /** Called by the generated recording subclass after each successful parameter setter. */
-    final void recordParameter(String setter, Object[] arguments) {
+    final void recordParameter(Setter setter, Object[] arguments) {
         parameterLog.record(setter, arguments);
     }
 

@@ -2,6 +2,7 @@ package io.jdbcrepl.proxy;
 
 import io.jdbcrepl.intercept.ConnectionInterceptor;
 import io.jdbcrepl.intercept.GeneratedKeys;
+import io.jdbcrepl.intercept.Setter;
 import io.jdbcrepl.intercept.StandbyInterceptor;
 import io.jdbcrepl.intercept.StatementInterceptor;
 import net.bytebuddy.ByteBuddy;
@@ -13,6 +14,10 @@ import net.bytebuddy.dynamic.loading.ClassLoadingStrategy;
 import net.bytebuddy.dynamic.scaffold.subclass.ConstructorStrategy;
 import net.bytebuddy.implementation.MethodCall;
 
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -198,7 +203,9 @@ public final class ProxyFactory {
             builder = builder
                     .method(isDeclaredBy(PreparedStatement.class).and(nameStartsWith("set"))
                             .and(takesArgument(0, int.class)))
-                    .intercept(Advice.to(RecordParameter.class).wrap(forwardCall("psDelegate")));
+                    .intercept(Advice.withCustomMapping()
+                            .bind(RecordParameter.SetterOfMethod.class, RecordParameter.SETTER_OF_METHOD)
+                            .to(RecordParameter.class).wrap(forwardCall("psDelegate")));
         }
         return builder.make();
     }
@@ -207,13 +214,25 @@ public final class ProxyFactory {
         return MethodCall.invokeSelf().onField(field).withAllArguments();
     }
 
-    /** Records a parameter setter once the real driver accepted it. Inlined into the generated class. */
+    /**
+     * Records a parameter setter once the real driver accepted it. Inlined into the generated class,
+     * where the {@link Setter} is a constant of each method: nothing looks it up per call.
+     */
     static final class RecordParameter {
         private RecordParameter() {
         }
 
+        /** Binds the {@link Setter} of the method the advice is inlined into. */
+        @Retention(RetentionPolicy.RUNTIME)
+        @Target(ElementType.PARAMETER)
+        @interface SetterOfMethod {
+        }
+
+        static final Advice.OffsetMapping SETTER_OF_METHOD = (type, method, assigner, arguments, sort) ->
+                Advice.OffsetMapping.Target.ForStackManipulation.of(Setter.named(method.getName()));
+
         @Advice.OnMethodExit
-        static void exit(@Advice.This PreparedStatementProxy self, @Advice.Origin("#m") String setter,
+        static void exit(@Advice.This PreparedStatementProxy self, @SetterOfMethod Setter setter,
                 @Advice.AllArguments Object[] arguments) {
             self.recordParameter(setter, arguments);
         }

@@ -19,7 +19,7 @@ import java.util.Calendar;
  * One parameter the application bound: the setter it called and the arguments after the index,
  * recorded as given so that it can be bound again, to the same or another statement.
  */
-public record BoundParameter(int index, String setter, Object[] arguments) {
+public record BoundParameter(int index, Setter setter, Object[] arguments) {
 
     public BoundParameter {
         arguments = arguments.clone();
@@ -27,7 +27,7 @@ public record BoundParameter(int index, String setter, Object[] arguments) {
 
     /** The bound value (the setter's first argument after the index; null for setNull). */
     public Object value() {
-        return setter.equals("setNull") || arguments.length == 0 ? null : arguments[0];
+        return setter == Setter.SET_NULL || arguments.length == 0 ? null : arguments[0];
     }
 
     @Override
@@ -39,43 +39,43 @@ public record BoundParameter(int index, String setter, Object[] arguments) {
     public void bindTo(PreparedStatement statement, int targetIndex) throws SQLException {
         Object[] a = arguments;
         switch (setter) {
-            case "setNull" -> {
+            case SET_NULL -> {
                 if (a.length == 1) statement.setNull(targetIndex, (Integer) a[0]);
                 else statement.setNull(targetIndex, (Integer) a[0], (String) a[1]);
             }
-            case "setBoolean" -> statement.setBoolean(targetIndex, (Boolean) a[0]);
-            case "setByte" -> statement.setByte(targetIndex, (Byte) a[0]);
-            case "setShort" -> statement.setShort(targetIndex, (Short) a[0]);
-            case "setInt" -> statement.setInt(targetIndex, (Integer) a[0]);
-            case "setLong" -> statement.setLong(targetIndex, (Long) a[0]);
-            case "setFloat" -> statement.setFloat(targetIndex, (Float) a[0]);
-            case "setDouble" -> statement.setDouble(targetIndex, (Double) a[0]);
-            case "setBigDecimal" -> statement.setBigDecimal(targetIndex, (BigDecimal) a[0]);
-            case "setString" -> statement.setString(targetIndex, (String) a[0]);
-            case "setNString" -> statement.setNString(targetIndex, (String) a[0]);
-            case "setBytes" -> statement.setBytes(targetIndex, (byte[]) a[0]);
-            case "setDate" -> {
+            case SET_BOOLEAN -> statement.setBoolean(targetIndex, (Boolean) a[0]);
+            case SET_BYTE -> statement.setByte(targetIndex, (Byte) a[0]);
+            case SET_SHORT -> statement.setShort(targetIndex, (Short) a[0]);
+            case SET_INT -> statement.setInt(targetIndex, (Integer) a[0]);
+            case SET_LONG -> statement.setLong(targetIndex, (Long) a[0]);
+            case SET_FLOAT -> statement.setFloat(targetIndex, (Float) a[0]);
+            case SET_DOUBLE -> statement.setDouble(targetIndex, (Double) a[0]);
+            case SET_BIG_DECIMAL -> statement.setBigDecimal(targetIndex, (BigDecimal) a[0]);
+            case SET_STRING -> statement.setString(targetIndex, (String) a[0]);
+            case SET_NSTRING -> statement.setNString(targetIndex, (String) a[0]);
+            case SET_BYTES -> statement.setBytes(targetIndex, (byte[]) a[0]);
+            case SET_DATE -> {
                 if (a.length == 1) statement.setDate(targetIndex, (Date) a[0]);
                 else statement.setDate(targetIndex, (Date) a[0], (Calendar) a[1]);
             }
-            case "setTime" -> {
+            case SET_TIME -> {
                 if (a.length == 1) statement.setTime(targetIndex, (Time) a[0]);
                 else statement.setTime(targetIndex, (Time) a[0], (Calendar) a[1]);
             }
-            case "setTimestamp" -> {
+            case SET_TIMESTAMP -> {
                 if (a.length == 1) statement.setTimestamp(targetIndex, (Timestamp) a[0]);
                 else statement.setTimestamp(targetIndex, (Timestamp) a[0], (Calendar) a[1]);
             }
-            case "setObject" -> bindObject(statement, targetIndex, a);
-            case "setBlob" -> {
+            case SET_OBJECT -> bindObject(statement, targetIndex, a);
+            case SET_BLOB -> {
                 if (a[0] instanceof Blob b) statement.setBlob(targetIndex, b);
                 else bindReflectively(statement, targetIndex);
             }
-            case "setClob" -> {
+            case SET_CLOB -> {
                 if (a[0] instanceof Clob c) statement.setClob(targetIndex, c);
                 else bindReflectively(statement, targetIndex);
             }
-            case "setArray" -> statement.setArray(targetIndex, (Array) a[0]);
+            case SET_ARRAY -> statement.setArray(targetIndex, (Array) a[0]);
             default -> bindReflectively(statement, targetIndex);
         }
     }
@@ -96,7 +96,7 @@ public record BoundParameter(int index, String setter, Object[] arguments) {
     /** Streams and the rarer setters: found by name and argument types. */
     private void bindReflectively(PreparedStatement statement, int targetIndex) throws SQLException {
         for (var method : PreparedStatement.class.getMethods()) {
-            if (!method.getName().equals(setter) || method.getParameterCount() != arguments.length + 1) continue;
+            if (!method.getName().equals(setter.methodName()) || method.getParameterCount() != arguments.length + 1) continue;
             Class<?>[] types = method.getParameterTypes();
             if (types[0] != int.class || !argumentsFit(types)) continue;
             Object[] call = new Object[arguments.length + 1];
@@ -157,12 +157,12 @@ public record BoundParameter(int index, String setter, Object[] arguments) {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof BoundParameter p && p.index == index && p.setter.equals(setter)
+        return o instanceof BoundParameter p && p.index == index && p.setter == setter
                 && Arrays.deepEquals(p.arguments, arguments);
     }
 
     @Override
     public int hashCode() {
-        return 31 * (31 * index + setter.hashCode()) + Arrays.deepHashCode(arguments);
+        return 31 * (31 * index + setter.methodName().hashCode()) + Arrays.deepHashCode(arguments);
     }
 }

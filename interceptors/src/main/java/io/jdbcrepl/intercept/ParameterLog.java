@@ -16,7 +16,7 @@ public final class ParameterLog {
     private final List<List<BoundParameter>> batch = new ArrayList<>();
 
     /** Records a setter call; {@code args[0]} is the 1-based index. */
-    public void record(String setter, Object[] args) {
+    public void record(Setter setter, Object[] args) {
         if (args.length == 0 || !(args[0] instanceof Integer index) || index < 1) return;
         if (index > byIndex.length) byIndex = Arrays.copyOf(byIndex, Math.max(index, byIndex.length * 2));
         byIndex[index - 1] = new BoundParameter(index, setter, Arrays.copyOfRange(args, 1, args.length));
