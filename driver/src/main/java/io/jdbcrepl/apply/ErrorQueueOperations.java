@@ -1,6 +1,6 @@
 package io.jdbcrepl.apply;
 
-import io.jdbcrepl.admin.ErrorEntry;
+import io.jdbcrepl.api.ErrorEntry;
 import io.jdbcrepl.config.PeerConfig;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.RowLcr;

@@ -1,9 +1,9 @@
 package io.jdbcrepl.apply;
 
-import io.jdbcrepl.admin.ErrorEntry;
-import io.jdbcrepl.admin.NodeStatus;
-import io.jdbcrepl.admin.PeerStatus;
-import io.jdbcrepl.admin.ReplAdmin;
+import io.jdbcrepl.api.ErrorEntry;
+import io.jdbcrepl.api.NodeStatus;
+import io.jdbcrepl.api.PeerStatus;
+import io.jdbcrepl.api.ReplAdmin;
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.InstallMode;
 import io.jdbcrepl.config.PeerConfig;

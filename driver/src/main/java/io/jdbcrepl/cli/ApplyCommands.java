@@ -1,7 +1,7 @@
 package io.jdbcrepl.cli;
 
-import io.jdbcrepl.admin.NodeStatus;
-import io.jdbcrepl.admin.PeerStatus;
+import io.jdbcrepl.api.NodeStatus;
+import io.jdbcrepl.api.PeerStatus;
 import io.jdbcrepl.apply.InboundServer;
 import io.jdbcrepl.apply.NodeAdmin;
 import io.jdbcrepl.apply.Outage;

@@ -1,6 +1,6 @@
 package io.jdbcrepl.cli;
 
-import io.jdbcrepl.admin.ErrorEntry;
+import io.jdbcrepl.api.ErrorEntry;
 import io.jdbcrepl.apply.NodeAdmin;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.Json;

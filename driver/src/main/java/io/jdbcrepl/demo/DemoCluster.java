@@ -1,6 +1,6 @@
 package io.jdbcrepl.demo;
 
-import io.jdbcrepl.admin.ReplAdmin;
+import io.jdbcrepl.api.ReplAdmin;
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.config.ReplConfig;
 import io.jdbcrepl.intercept.SqlState;

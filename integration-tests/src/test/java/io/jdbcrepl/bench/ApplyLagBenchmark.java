@@ -1,7 +1,7 @@
 package io.jdbcrepl.bench;
 
 import io.jdbcrepl.admin.Repl;
-import io.jdbcrepl.admin.ReplAdmin;
+import io.jdbcrepl.api.ReplAdmin;
 
 import java.io.PrintStream;
 import java.sql.Connection;

@@ -1,7 +1,7 @@
 package io.jdbcrepl.bench;
 
 import io.jdbcrepl.admin.Repl;
-import io.jdbcrepl.admin.ReplAdmin;
+import io.jdbcrepl.api.ReplAdmin;
 import io.jdbcrepl.it.support.TestDatabase;
 
 import java.sql.Connection;

@@ -3,7 +3,7 @@ package io.jdbcrepl.it;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.jdbcrepl.admin.Repl;
-import io.jdbcrepl.admin.ReplAdmin;
+import io.jdbcrepl.api.ReplAdmin;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,6 @@
 package io.jdbcrepl.it.apply;
 
-import io.jdbcrepl.admin.ReplAdmin;
+import io.jdbcrepl.api.ReplAdmin;
 import io.jdbcrepl.it.support.TestDatabase;
 import io.jdbcrepl.it.support.TestDatabases;
 import io.jdbcrepl.it.support.Vendor;

@@ -4,7 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.jdbcrepl.capture.sql.Dialect;
 import io.jdbcrepl.admin.Repl;
-import io.jdbcrepl.admin.ReplAdmin;
+import io.jdbcrepl.api.ReplAdmin;
 import io.jdbcrepl.it.support.TestDatabase;
 import io.jdbcrepl.it.support.Vendor;
 import io.jdbcrepl.lcr.ValueType;

@@ -2,7 +2,7 @@ package io.jdbcrepl.it.apply;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jdbcrepl.admin.NodeStatus;
+import io.jdbcrepl.api.NodeStatus;
 import io.jdbcrepl.it.support.LogCapture;
 import io.jdbcrepl.it.support.Vendor;
 

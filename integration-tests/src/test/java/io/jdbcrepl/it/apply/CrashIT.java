@@ -2,7 +2,7 @@ package io.jdbcrepl.it.apply;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jdbcrepl.admin.ReplAdmin;
+import io.jdbcrepl.api.ReplAdmin;
 import io.jdbcrepl.it.support.TestDatabase;
 import io.jdbcrepl.it.support.TestDatabases;
 import io.jdbcrepl.it.support.Vendor;

@@ -1,6 +1,6 @@
 package io.jdbcrepl.it.apply;
 
-import io.jdbcrepl.admin.ErrorEntry;
+import io.jdbcrepl.api.ErrorEntry;
 import io.jdbcrepl.it.support.Vendor;
 
 import java.sql.Connection;

@@ -2,8 +2,8 @@ package io.jdbcrepl.it.apply;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jdbcrepl.admin.PeerStatus;
-import io.jdbcrepl.admin.ReplAdmin;
+import io.jdbcrepl.api.PeerStatus;
+import io.jdbcrepl.api.ReplAdmin;
 import io.jdbcrepl.it.support.Vendor;
 
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.jdbcrepl.it.apply;
 
-import io.jdbcrepl.admin.ErrorEntry;
-import io.jdbcrepl.admin.ReplAdmin;
+import io.jdbcrepl.api.ErrorEntry;
+import io.jdbcrepl.api.ReplAdmin;
 import io.jdbcrepl.it.support.TestDatabase;
 import io.jdbcrepl.it.support.Vendor;
 import io.jdbcrepl.lcr.ValueType;

@@ -3,8 +3,8 @@ package io.jdbcrepl.it.apply;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.jdbcrepl.admin.ErrorEntry;
-import io.jdbcrepl.admin.ReplAdmin;
+import io.jdbcrepl.api.ErrorEntry;
+import io.jdbcrepl.api.ReplAdmin;
 import io.jdbcrepl.it.support.Vendor;
 
 import java.sql.Connection;

@@ -2,8 +2,8 @@ package io.jdbcrepl.it.apply;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jdbcrepl.admin.ErrorEntry;
-import io.jdbcrepl.admin.PeerStatus;
+import io.jdbcrepl.api.ErrorEntry;
+import io.jdbcrepl.api.PeerStatus;
 import io.jdbcrepl.it.support.Vendor;
 import io.jdbcrepl.lcr.Json;
 import io.jdbcrepl.lcr.ValueType;

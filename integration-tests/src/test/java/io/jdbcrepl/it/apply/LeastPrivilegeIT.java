@@ -2,10 +2,10 @@ package io.jdbcrepl.it.apply;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jdbcrepl.admin.NodeStatus;
-import io.jdbcrepl.admin.PeerStatus;
+import io.jdbcrepl.api.NodeStatus;
+import io.jdbcrepl.api.PeerStatus;
 import io.jdbcrepl.admin.Repl;
-import io.jdbcrepl.admin.ReplAdmin;
+import io.jdbcrepl.api.ReplAdmin;
 import io.jdbcrepl.cli.Main;
 import io.jdbcrepl.it.support.LogCapture;
 import io.jdbcrepl.it.support.TestDatabase;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.zaxxer.hikari.HikariDataSource;
 import io.jdbcrepl.ReplDriver;
 import io.jdbcrepl.admin.Repl;
-import io.jdbcrepl.admin.ReplAdmin;
+import io.jdbcrepl.api.ReplAdmin;
 import io.jdbcrepl.it.support.TestDatabase;
 import io.jdbcrepl.it.support.Vendor;
 

@@ -1,7 +1,7 @@
 package io.jdbcrepl.it.apply;
 
-import io.jdbcrepl.admin.PeerStatus;
-import io.jdbcrepl.admin.ReplAdmin;
+import io.jdbcrepl.api.PeerStatus;
+import io.jdbcrepl.api.ReplAdmin;
 import io.jdbcrepl.it.support.TcpProxy;
 import io.jdbcrepl.it.support.TestDatabase;
 import io.jdbcrepl.it.support.TestDatabases;

@@ -3,7 +3,7 @@ package io.jdbcrepl.it.apply;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.jdbcrepl.admin.PeerStatus;
+import io.jdbcrepl.api.PeerStatus;
 import io.jdbcrepl.admin.Repl;
 import io.jdbcrepl.cli.Main;
 import io.jdbcrepl.it.support.DatabaseServers;

@@ -1,6 +1,6 @@
 package io.jdbcrepl.it.apply;
 
-import io.jdbcrepl.admin.PeerStatus;
+import io.jdbcrepl.api.PeerStatus;
 import io.jdbcrepl.it.support.LogCapture;
 import io.jdbcrepl.it.support.Vendor;
 

@@ -1,6 +1,6 @@
 package io.jdbcrepl.it.vendoronly;
 
-import io.jdbcrepl.admin.ReplAdmin;
+import io.jdbcrepl.api.ReplAdmin;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;

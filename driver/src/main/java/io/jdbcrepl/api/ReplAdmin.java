@@ -1,4 +1,4 @@
-package io.jdbcrepl.admin;
+package io.jdbcrepl.api;
 
 import java.sql.SQLException;
 import java.time.Duration;

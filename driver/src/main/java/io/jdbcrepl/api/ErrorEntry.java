@@ -1,4 +1,4 @@
-package io.jdbcrepl.admin;
+package io.jdbcrepl.api;
 
 import io.jdbcrepl.lcr.RowLcr;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package io.jdbcrepl.admin;
+package io.jdbcrepl.api;
 
 /**
  * What this node knows about applying from one peer (SPEC 4.7, 7).
