@@ -80,7 +80,7 @@ class ArchitectureTest {
      * <ul>
      *   <li>{@code constant}: it reads a constant of a vendor enum ({@link #VENDOR_ENUMS}), in an
      *       {@code ==} or a {@code case};
-     *   <li>{@code class}: it references a vendor driver's class ({@link #VENDOR_PACKAGES}): an import,
+     *   <li>{@code class}: it references a vendor driver's class or a vendor's dialect package ({@link #VENDOR_PACKAGES}): an import,
      *       a cast, a {@code .class};
      *   <li>{@code name}: it holds a vendor driver's class name as text ({@code "org.postgresql.PGConnection"}),
      *       to load it reflectively;
@@ -92,8 +92,9 @@ class ArchitectureTest {
      * sub-packages, one per vendor).
      */
     private static final Set<String> VENDOR_ENUMS = Set.of(
-            "io.jdbcrepl.capture.sql.Dialect", "io.jdbcrepl.capture.locking.LockingDialect");
-    private static final List<String> VENDOR_PACKAGES = List.of("org.postgresql", "org.mariadb", "com.mysql", "org.h2");
+            "io.jdbcrepl.dialect.Dialect$Kind", "io.jdbcrepl.capture.locking.LockingDialect");
+    private static final List<String> VENDOR_PACKAGES = List.of("org.postgresql", "org.mariadb", "com.mysql", "org.h2",
+            "io.jdbcrepl.dialect.postgresql", "io.jdbcrepl.dialect.mariadb", "io.jdbcrepl.dialect.mysql", "io.jdbcrepl.dialect.h2");
     private static final Pattern VENDOR_NAMED = Pattern.compile(
             "(Postgres|Pg|PG|MariaDb|Mariadb|MySql|Mysql|MySQL|H2)[A-Z0-9].*");
     private static final Set<String> VENDOR_PACKAGE_NAMES = Set.of("pg", "postgresql", "mariadb", "mysql", "h2");
@@ -119,7 +120,7 @@ class ArchitectureTest {
             "capture.locking.UpdatePlan constant",
             "capture.pg.CapturePlan named", "capture.pg.LargeObjects named", "capture.pg.PostgresCapture constant",
             "capture.pg.PostgresCapture named",
-            "capture.sql.CopyFrom constant", "capture.sql.Dialect constant", "capture.sql.DmlReader constant",
+            "capture.sql.CopyFrom constant", "capture.sql.DmlReader constant",
             "capture.sql.LoadData constant", "capture.sql.Parsed constant", "capture.sql.SqlClassifier constant",
             "capture.sql.SqlLexer constant",
             "demo.DemoCluster constant",

@@ -1,7 +1,7 @@
 package io.jdbcrepl.apply;
 
 import io.jdbcrepl.api.ConflictType;
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.config.PeerConfig;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.log.Grants;
@@ -234,7 +234,7 @@ final class Applier implements Runnable {
         local = l;
         l.setAutoCommit(false);
         // InnoDB's REPEATABLE READ would show a conflict's row as of an older snapshot than the UPDATE saw.
-        if (node.dialect() == Dialect.MYSQL) l.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+        if (node.dialect().kind() == Dialect.Kind.MYSQL) l.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
         RowApplier.instantsInUtc(l, node.dialect());
         try (ApplierLock lock = new ApplierLock(node.dialect(), node.changeLog(), node.logSchema(), peer.name())) {
             if (!lock.tryAcquire(l, () -> VendorDriver.open(node.config()))) {
@@ -249,8 +249,8 @@ final class Applier implements Runnable {
             Dialect sourceDialect = source.dialect();
             Subscribers sourceSubscribers = new Subscribers(sourceDialect,
                     new io.jdbcrepl.log.ChangeLogSchema(sourceDialect, source.logSchema()));
-            Position at = progress.load(l, peer.name(), Position.initial(sourceDialect == Dialect.POSTGRESQL));
-            if ((at instanceof Position.Snapshot) != (sourceDialect == Dialect.POSTGRESQL)) {
+            Position at = progress.load(l, peer.name(), Position.initial(sourceDialect.kind() == Dialect.Kind.POSTGRESQL));
+            if ((at instanceof Position.Snapshot) != (sourceDialect.kind() == Dialect.Kind.POSTGRESQL)) {
                 throw SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception("repl_progress holds " + at.encode() + " for " + peer.name()
                         + ", which is not a position of a " + sourceDialect + " source");
             }

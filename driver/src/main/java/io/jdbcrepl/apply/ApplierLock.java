@@ -1,6 +1,6 @@
 package io.jdbcrepl.apply;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.log.ChangeLogSchema;
 
 import java.nio.charset.StandardCharsets;
@@ -36,7 +36,7 @@ final class ApplierLock implements AutoCloseable {
 
     /** Takes the lock without waiting; {@code local} is the applier's own connection (autocommit off). */
     boolean tryAcquire(Connection local, ConnectionFactory h2Connections) throws SQLException {
-        switch (dialect) {
+        switch (dialect.kind()) {
             case POSTGRESQL -> {
                 try (PreparedStatement ps = local.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
                     ps.setLong(1, ByteBuffer.wrap(digest()).getLong());
@@ -113,10 +113,10 @@ final class ApplierLock implements AutoCloseable {
     @Override
     public void close() {
         if (sessionHolder != null) {
-            String sql = dialect == Dialect.POSTGRESQL ? "SELECT pg_advisory_unlock(?)" : "SELECT RELEASE_LOCK(?)";
+            String sql = dialect.kind() == Dialect.Kind.POSTGRESQL ? "SELECT pg_advisory_unlock(?)" : "SELECT RELEASE_LOCK(?)";
             try (PreparedStatement ps = sessionHolder.prepareStatement(sql)) {
                 sessionHolder.rollback(); // nothing uncommitted survives the session anyway
-                if (dialect == Dialect.POSTGRESQL) ps.setLong(1, ByteBuffer.wrap(digest()).getLong());
+                if (dialect.kind() == Dialect.Kind.POSTGRESQL) ps.setLong(1, ByteBuffer.wrap(digest()).getLong());
                 else ps.setString(1, mysqlName());
                 ps.executeQuery().close();
                 sessionHolder.commit();

@@ -1,6 +1,6 @@
 package io.jdbcrepl.apply;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.config.ReplConfig;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.RowLcr;
@@ -85,7 +85,7 @@ final class ApplyTrust {
         if (localLogSchema != null && localLogSchema.equalsIgnoreCase(schema) && !localLogSchema.equalsIgnoreCase(localHomeSchema)) {
             return from + ": " + schema + " is the driver's schema here, never written by replication";
         }
-        if (!config.acceptsApply(schema, lcr.objectName(), localHomeSchema, dialect == Dialect.H2)) {
+        if (!config.acceptsApply(schema, lcr.objectName(), localHomeSchema, dialect.kind() == Dialect.Kind.H2)) {
             return from + ": the table does not match repl.apply.tables (by default repl.tables minus repl.exclude) here";
         }
         return null;

@@ -1,6 +1,6 @@
 package io.jdbcrepl.apply;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.conflict.Resolution.ConflictHistory;
 import io.jdbcrepl.conflict.Resolution.Outcome;
 import io.jdbcrepl.lcr.Json;
@@ -36,7 +36,7 @@ final class ConflictLog {
 
     void write(Connection local, List<ConflictHistory> rows) throws SQLException {
         if (rows.isEmpty()) return;
-        String json = dialect == Dialect.POSTGRESQL ? "?::json" : "?";
+        String json = dialect.kind() == Dialect.Kind.POSTGRESQL ? "?::json" : "?";
         try (PreparedStatement ps = local.prepareStatement("INSERT INTO " + table + " (" + COLUMNS + ") VALUES (" + now + ", ?, ?, ?,"
                 + " ?, ?, " + json + ", ?, ?, ?, " + json + ", ?, ?, ?, ?, " + json + ", " + json + ", " + json + ")")) {
             for (ConflictHistory h : rows) {

@@ -1,6 +1,6 @@
 package io.jdbcrepl.apply;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.config.ReplConfig;
 import io.jdbcrepl.conflict.CustomHandlers;
 
@@ -35,7 +35,7 @@ final class CustomApply {
         CustomHandlers known = byTable.get(table.sql());
         if (known != null) return known;
         CustomHandlers loaded = CustomHandlers.load(config.dmlHandlers(table.info().schema(), table.info().name(),
-                localSchema, dialect == Dialect.H2), loader());
+                localSchema, dialect.kind() == Dialect.Kind.H2), loader());
         byTable.put(table.sql(), loaded);
         return loaded;
     }

@@ -1,6 +1,6 @@
 package io.jdbcrepl.apply;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.log.ChangeLogSchema;
 import io.jdbcrepl.log.Grants;
@@ -43,7 +43,7 @@ final class EpochSourceReader implements SourceReader {
         this.logTable = schema.table("repl_log");
         this.page = page;
         source.setAutoCommit(true);
-        if (dialect == Dialect.MYSQL) {
+        if (dialect.kind() == Dialect.Kind.MYSQL) {
             // Each read sees the latest commits: no snapshot kept between statements.
             source.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
         }
@@ -71,7 +71,7 @@ final class EpochSourceReader implements SourceReader {
     private long closeEpochAs() throws SQLException {
         try (Statement s = source.createStatement()) {
             ResultSet rs;
-            if (dialect == Dialect.MYSQL) {
+            if (dialect.kind() == Dialect.Kind.MYSQL) {
                 if (s.executeUpdate("UPDATE " + epochTable + " SET epoch = LAST_INSERT_ID(epoch + 1) WHERE id = 1") != 1) {
                     throw SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception("repl_epoch has no row with id 1 in " + epochTable);
                 }
@@ -115,7 +115,7 @@ final class EpochSourceReader implements SourceReader {
         try (PreparedStatement ps = source.prepareStatement("SELECT tx_id, epoch, last_position, (SELECT count(*) FROM "
                 + logTable + " l WHERE l.tx_id = " + txTable + ".tx_id) FROM " + txTable
                 + " WHERE epoch < ? AND " + after() + " ORDER BY epoch, last_position, tx_id"
-                + (dialect == Dialect.MYSQL ? " LIMIT " + page : " FETCH FIRST " + page + " ROWS ONLY"))) {
+                + (dialect.kind() == Dialect.Kind.MYSQL ? " LIMIT " + page : " FETCH FIRST " + page + " ROWS ONLY"))) {
             ps.setLong(1, closed);
             bindAfter(ps, 1, at);
             try (ResultSet rs = ps.executeQuery()) {

@@ -1,6 +1,6 @@
 package io.jdbcrepl.apply;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.Json;
 import io.jdbcrepl.lcr.RowLcr;
@@ -89,7 +89,7 @@ final class ErrorQueue {
         message = message.replace("\u0000", "\\u0000");
         try (PreparedStatement ps = local.prepareStatement("INSERT INTO " + errors + " (source_database,"
                 + " source_transaction_id, source_position, message_number, message_count, error_code, error_message)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?)", new String[] {dialect == Dialect.H2 ? "ID" : "id"})) {
+                + " VALUES (?, ?, ?, ?, ?, ?, ?)", new String[] {dialect.kind() == Dialect.Kind.H2 ? "ID" : "id"})) {
             ps.setString(1, source);
             ps.setString(2, txId);
             ps.setLong(3, position);
@@ -111,7 +111,7 @@ final class ErrorQueue {
      * holding it exactly (so is JSON with raw control characters); a NUL character, in a text column, as the six characters {@code \\u0000}.
      */
     private String storable(String text, boolean json) {
-        if (text == null || dialect != Dialect.POSTGRESQL) return text;
+        if (text == null || dialect.kind() != Dialect.Kind.POSTGRESQL) return text;
         if (!json) return text.replace("\u0000", "\\u0000");
         try {
             Json.read(text);
@@ -128,7 +128,7 @@ final class ErrorQueue {
     }
 
     private String cast(String param) {
-        return dialect == Dialect.POSTGRESQL ? param + "::json" : param;
+        return dialect.kind() == Dialect.Kind.POSTGRESQL ? param + "::json" : param;
     }
 
     private void bind(PreparedStatement ps, long id, long number, RowLcr lcr) throws SQLException {

@@ -1,6 +1,6 @@
 package io.jdbcrepl.apply;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.logging.DriverLog;
 
 import java.sql.Connection;
@@ -53,7 +53,7 @@ final class LockWaits {
      * group (a failed statement there aborts nothing that matters; it is rolled back).
      */
     static LockWaits probe(Connection c, Dialect dialect, String applier) throws SQLException {
-        List<String> candidates = switch (dialect) {
+        List<String> candidates = switch (dialect.kind()) {
             case POSTGRESQL -> List.of(POSTGRESQL);
             case MYSQL -> List.of(MARIADB, MYSQL);
             case H2 -> List.of();

@@ -1,6 +1,6 @@
 package io.jdbcrepl.apply;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.lcr.CommandType;
 import io.jdbcrepl.lcr.Json;
 import io.jdbcrepl.lcr.RowImage;
@@ -51,9 +51,9 @@ final class LogRows {
 
     /** The LCRs of one transaction, in position order; one bind parameter, the tx id. */
     String selectTransaction() {
-        String txId = dialect == Dialect.POSTGRESQL ? "tx_id::text" : "tx_id";
+        String txId = dialect.kind() == Dialect.Kind.POSTGRESQL ? "tx_id::text" : "tx_id";
         String list = columns().replace("tx_id,", txId + ",");
-        String param = dialect == Dialect.POSTGRESQL ? "?::xid8" : "?";
+        String param = dialect.kind() == Dialect.Kind.POSTGRESQL ? "?::xid8" : "?";
         return "SELECT " + list + " FROM " + schema.table("repl_log") + " WHERE tx_id = " + param + " ORDER BY position";
     }
 
@@ -83,7 +83,7 @@ final class LogRows {
         Map<String, List<RowLcr>> out = new java.util.HashMap<>();
         if (txIds.isEmpty()) return out;
         String sql;
-        if (dialect == Dialect.POSTGRESQL) {
+        if (dialect.kind() == Dialect.Kind.POSTGRESQL) {
             // One index lookup per transaction (OFFSET 0 keeps the lateral subquery from being
             // flattened): "tx_id = ANY (array)" is planned from an estimate of rows per tx_id that,
             // on a log without statistics, turns a window of 200 transactions into a sequential
@@ -96,7 +96,7 @@ final class LogRows {
                     + String.join(", ", java.util.Collections.nCopies(txIds.size(), "?")) + ") ORDER BY position";
         }
         try (PreparedStatement ps = source.prepareStatement(sql)) {
-            if (dialect == Dialect.POSTGRESQL) {
+            if (dialect.kind() == Dialect.Kind.POSTGRESQL) {
                 ps.setString(1, "{" + String.join(",", txIds) + "}");
             } else {
                 for (int i = 0; i < txIds.size(); i++) ps.setString(i + 1, txIds.get(i));

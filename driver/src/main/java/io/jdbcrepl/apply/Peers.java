@@ -1,6 +1,6 @@
 package io.jdbcrepl.apply;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.config.PeerConfig;
 import io.jdbcrepl.config.ReplUrl;
 import io.jdbcrepl.intercept.SqlState;
@@ -46,7 +46,7 @@ public final class Peers {
      * H2 has no such settings: an embedded database cannot be partitioned away.
      */
     static void timeouts(Dialect dialect, Duration timeout, Properties p) {
-        switch (dialect) {
+        switch (dialect.kind()) {
             case POSTGRESQL -> {
                 String seconds = String.valueOf(Math.max(1, (timeout.toMillis() + 999) / 1000));
                 p.setProperty("connectTimeout", seconds);
@@ -99,7 +99,7 @@ public final class Peers {
         try {
             String schema = logSchema(peer, source, dialect, node);
             ChangeLogSchema log = new ChangeLogSchema(dialect, schema);
-            SourceReader reader = dialect == Dialect.POSTGRESQL ? new PgSourceReader(source, log, node.config().logSignature())
+            SourceReader reader = dialect.kind() == Dialect.Kind.POSTGRESQL ? new PgSourceReader(source, log, node.config().logSignature())
                     : new EpochSourceReader(source, dialect, log, page, node.config().logSignature());
             return new Source(reader, dialect, schema, homeSchema(source, dialect));
         } catch (SQLException e) {

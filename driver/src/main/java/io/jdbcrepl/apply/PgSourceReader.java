@@ -1,6 +1,6 @@
 package io.jdbcrepl.apply;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.log.ChangeLogSchema;
 
@@ -31,7 +31,7 @@ final class PgSourceReader implements SourceReader {
 
     PgSourceReader(Connection source, ChangeLogSchema schema, io.jdbcrepl.config.LogSignature signature) throws SQLException {
         this.source = source;
-        this.rows = new LogRows(Dialect.POSTGRESQL, schema, signature);
+        this.rows = new LogRows(Dialect.Kind.POSTGRESQL.dialect(), schema, signature);
         this.log = schema.table("repl_log");
         // The reader's queries are small and frequent: compiling them (JIT) costs more than it saves.
         try (Statement s = source.createStatement()) {

@@ -2,7 +2,7 @@ package io.jdbcrepl.apply;
 
 import io.jdbcrepl.api.Conflict;
 import io.jdbcrepl.capture.ColumnInfo;
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.config.ReplConfig;
 import io.jdbcrepl.conflict.ConflictResolver;
 import io.jdbcrepl.conflict.Resolution;
@@ -151,7 +151,7 @@ final class PrebuiltHandlers implements ConflictHandler {
         Map<String, ValueType> types = new LinkedHashMap<>();
         for (ColumnInfo c : table.info().columns()) types.put(c.name(), c.type());
         ConflictResolver resolver = ConflictResolver.forTable(RowApplier.settings(table), config.handlers(
-                table.info().schema(), table.info().name(), localSchema, dialect == Dialect.H2), types);
+                table.info().schema(), table.info().name(), localSchema, dialect.kind() == Dialect.Kind.H2), types);
         resolvers.put(table.sql(), resolver);
         return resolver;
     }

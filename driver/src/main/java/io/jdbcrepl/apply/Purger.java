@@ -1,6 +1,6 @@
 package io.jdbcrepl.apply;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.logging.DriverLog;
 import io.jdbcrepl.node.Node;
 
@@ -63,7 +63,7 @@ final class Purger {
         }
         if (active.isEmpty() && known.isEmpty()) return 0; // nobody ever consumed this log: keep it
         // With every subscriber dropped nothing is kept for anyone: everything committed goes.
-        return node.dialect() == Dialect.POSTGRESQL ? purgeSnapshots(node, local, active) : purgeEpochs(node, local, active);
+        return node.dialect().kind() == Dialect.Kind.POSTGRESQL ? purgeSnapshots(node, local, active) : purgeEpochs(node, local, active);
     }
 
     /**

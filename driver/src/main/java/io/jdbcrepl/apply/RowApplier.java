@@ -6,7 +6,7 @@ import io.jdbcrepl.api.ConflictType;
 import io.jdbcrepl.capture.ColumnInfo;
 import io.jdbcrepl.capture.locking.LockingDialect;
 import io.jdbcrepl.capture.pg.LargeObjects;
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.config.ColumnSet;
 import io.jdbcrepl.conflict.ConflictDetector;
 import io.jdbcrepl.conflict.CustomHandlers;
@@ -75,7 +75,7 @@ final class RowApplier implements AutoCloseable {
      * whatever the server's default zone. Called on the applying session before it applies.
      */
     static void instantsInUtc(Connection local, Dialect dialect) throws SQLException {
-        if (dialect != Dialect.MYSQL) return;
+        if (dialect.kind() != Dialect.Kind.MYSQL) return;
         try (Statement s = local.createStatement()) {
             s.execute("SET time_zone = '+00:00'");
         }
@@ -162,7 +162,7 @@ final class RowApplier implements AutoCloseable {
             applyExactly(plan, number);
             return;
         }
-        boolean batchable = plan.command == CommandType.INSERT || dialect != Dialect.MYSQL;
+        boolean batchable = plan.command == CommandType.INSERT || dialect.kind() != Dialect.Kind.MYSQL;
         if (pending != null && (!batchable || !pending.shape.equals(plan.shape) || pendingNumbers.size() >= MAX_BATCH)) flush();
         PreparedStatement ps = statement(plan.sql);
         bind(ps, plan);
@@ -454,7 +454,7 @@ final class RowApplier implements AutoCloseable {
                     ColumnInfo info = t.columnInfo(columns.get(c));
                     ValueType type = info.type();
                     Object value = type.read(rs, c + 1);
-                    if (dialect == Dialect.MYSQL && LockingDialect.isInstant(LockingDialect.MARIADB, info) && value != null) {
+                    if (dialect.kind() == Dialect.Kind.MYSQL && LockingDialect.isInstant(LockingDialect.MARIADB, info) && value != null) {
                         // the instant it holds: the applier's session shows TIMESTAMP in UTC (Applier.session)
                         row.put(columns.get(c), ValueType.TIMESTAMPTZ, ((java.time.LocalDateTime) value).atOffset(java.time.ZoneOffset.UTC));
                     } else {

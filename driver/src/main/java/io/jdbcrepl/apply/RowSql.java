@@ -1,7 +1,7 @@
 package io.jdbcrepl.apply;
 
 import io.jdbcrepl.capture.pg.LargeObjects;
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 
 import java.util.List;
 import java.util.stream.Collectors;
@@ -70,13 +70,13 @@ final class RowSql {
      */
     private static String oneOf(Dialect d, String table, List<String> key, List<String> compared) {
         String where = where(d, key, compared, true);
-        if (d == Dialect.POSTGRESQL) return " WHERE ctid = (SELECT ctid FROM " + table + where + " LIMIT 1)";
+        if (d.kind() == Dialect.Kind.POSTGRESQL) return " WHERE ctid = (SELECT ctid FROM " + table + where + " LIMIT 1)";
         return where + " LIMIT 1";
     }
 
     /** @param nullSafeKey also the key matched NULL-safely (a table without key, whose key columns may be NULL) */
     private static String where(Dialect d, List<String> key, List<String> compared, boolean nullSafeKey) {
-        String nullSafe = d == Dialect.MYSQL ? " <=> ?" : " IS NOT DISTINCT FROM ?";
+        String nullSafe = d.kind() == Dialect.Kind.MYSQL ? " <=> ?" : " IS NOT DISTINCT FROM ?";
         String out = " WHERE " + list(d, key, nullSafeKey ? nullSafe : " = ?", " AND ");
         return compared.isEmpty() ? out : out + " AND " + list(d, compared, nullSafe, " AND ");
     }

@@ -1,6 +1,6 @@
 package io.jdbcrepl.apply;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.intercept.SqlState;
 
 import java.sql.SQLException;
@@ -71,14 +71,14 @@ final class SqlErrors {
     }
 
     static boolean uniqueViolation(SQLException e, Dialect dialect) {
-        return SqlState.UNIQUE_VIOLATION.is(e.getSQLState()) || (dialect == Dialect.MYSQL && e.getErrorCode() == 1062);
+        return SqlState.UNIQUE_VIOLATION.is(e.getSQLState()) || (dialect.kind() == Dialect.Kind.MYSQL && e.getErrorCode() == 1062);
     }
 
     static boolean foreignKeyViolation(SQLException e, Dialect dialect) {
         String state = e.getSQLState();
         if (SqlState.FOREIGN_KEY_VIOLATION.is(state) || SqlState.FOREIGN_KEY_PARENT_MISSING.is(state)) return true;
         int code = e.getErrorCode();
-        return dialect == Dialect.MYSQL && (code == 1451 || code == 1452 || code == 1216 || code == 1217);
+        return dialect.kind() == Dialect.Kind.MYSQL && (code == 1451 || code == 1452 || code == 1216 || code == 1217);
     }
 
     static String state(SQLException e) {

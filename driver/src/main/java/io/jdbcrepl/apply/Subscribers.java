@@ -1,6 +1,6 @@
 package io.jdbcrepl.apply;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.log.ChangeLogSchema;
 
 import java.sql.Connection;
@@ -42,8 +42,8 @@ public final class Subscribers {
             if (ps.executeUpdate() == 1) return dropped(source, name);
         }
         String insert = "INSERT INTO " + table + " (name, position, updated_at) VALUES (?, ?, " + schema.now() + ")";
-        if (dialect == Dialect.POSTGRESQL) insert += " ON CONFLICT (name) DO NOTHING";
-        if (dialect == Dialect.MYSQL) insert = insert.replaceFirst("INSERT", "INSERT IGNORE");
+        if (dialect.kind() == Dialect.Kind.POSTGRESQL) insert += " ON CONFLICT (name) DO NOTHING";
+        if (dialect.kind() == Dialect.Kind.MYSQL) insert = insert.replaceFirst("INSERT", "INSERT IGNORE");
         try (PreparedStatement ps = source.prepareStatement(insert)) {
             ps.setString(1, name);
             ps.setString(2, at.encode());

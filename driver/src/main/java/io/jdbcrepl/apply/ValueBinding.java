@@ -1,6 +1,6 @@
 package io.jdbcrepl.apply;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.lcr.TemporalText;
 import io.jdbcrepl.lcr.TypedValue;
 import io.jdbcrepl.lcr.ValueType;
@@ -100,8 +100,8 @@ final class ValueBinding {
         Object value = convert(v, dest);
         String refused = null;
         if (value instanceof String text && ValueType.isTemporal(dest)) {
-            if (dialect != Dialect.MYSQL && text.startsWith("0000-00-00")) refused = "a MySQL zero date";
-        } else if (dialect == Dialect.MYSQL) {
+            if (dialect.kind() != Dialect.Kind.MYSQL && text.startsWith("0000-00-00")) refused = "a MySQL zero date";
+        } else if (dialect.kind() == Dialect.Kind.MYSQL) {
             if (value instanceof Double d && dest == ValueType.DECIMAL) refused = "a numeric " + d;
             else if (ValueType.infinite(value)) refused = "an infinite date or timestamp";
             else if (ValueType.yearOf(value) < 1) refused = "a BC date";
@@ -118,18 +118,18 @@ final class ValueBinding {
      */
     static void bind(PreparedStatement ps, int index, TypedValue v, ValueType dest, Dialect dialect) throws SQLException {
         Object value = convert(v, dest);
-        String temporalText = dialect == Dialect.MYSQL ? TemporalText.of(value) : null;
+        String temporalText = dialect.kind() == Dialect.Kind.MYSQL ? TemporalText.of(value) : null;
         if (value instanceof String text && ValueType.isTemporal(dest)) {
             // kept as text (24:00:00, a MySQL zero date): the server reads it as the column's type
-            if (dialect == Dialect.POSTGRESQL) ps.setObject(index, text, java.sql.Types.OTHER);
+            if (dialect.kind() == Dialect.Kind.POSTGRESQL) ps.setObject(index, text, java.sql.Types.OTHER);
             else ps.setString(index, text);
         } else if (temporalText != null) {
             ps.setString(index, temporalText);
-        } else if (value != null && dialect == Dialect.MYSQL && dest == ValueType.UUID_) {
+        } else if (value != null && dialect.kind() == Dialect.Kind.MYSQL && dest == ValueType.UUID_) {
             ps.setString(index, value.toString());
-        } else if (value != null && dialect == Dialect.H2 && dest == ValueType.JSON) {
+        } else if (value != null && dialect.kind() == Dialect.Kind.H2 && dest == ValueType.JSON) {
             ps.setBytes(index, value.toString().getBytes(StandardCharsets.UTF_8)); // H2 parses bytes as JSON text
-        } else if (value != null && dialect == Dialect.MYSQL && dest == ValueType.JSON) {
+        } else if (value != null && dialect.kind() == Dialect.Kind.MYSQL && dest == ValueType.JSON) {
             ps.setString(index, value.toString());
         } else {
             dest.bind(ps, index, value);

@@ -5,7 +5,7 @@ import io.jdbcrepl.api.PeerStatus;
 import io.jdbcrepl.apply.InboundServer;
 import io.jdbcrepl.apply.NodeAdmin;
 import io.jdbcrepl.apply.Outage;
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.config.InstallMode;
 import io.jdbcrepl.config.ReplConfig;
 import io.jdbcrepl.intercept.SqlState;

@@ -1,6 +1,6 @@
 package io.jdbcrepl.cli;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.config.PeerConfig;
 import io.jdbcrepl.apply.Peers;
 import io.jdbcrepl.config.ReplConfig;

@@ -1,6 +1,6 @@
 package io.jdbcrepl.config;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 
 import java.sql.SQLException;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package io.jdbcrepl.demo;
 
 import io.jdbcrepl.api.ReplAdmin;
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.config.ReplConfig;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.log.ChangeLogSchema;
@@ -89,7 +89,7 @@ final class DemoCluster implements AutoCloseable {
         for (int i = 1; i <= count; i++) {
             String raw = "jdbc:h2:mem:repl_demo_" + run + "_n" + i + ";DB_CLOSE_DELAY=-1";
             nodes.add(new DemoNode("n" + i, "jdbc:repl:" + raw.substring("jdbc:".length()), raw, new Properties(),
-                    Dialect.H2));
+                    Dialect.Kind.H2.dialect()));
         }
         return new DemoCluster(nodes, true);
     }
@@ -206,11 +206,11 @@ final class DemoCluster implements AutoCloseable {
     }
 
     private static List<String> ddl(Dialect dialect) {
-        String ts = switch (dialect) {
+        String ts = switch (dialect.kind()) {
             case MYSQL -> "DATETIME(6)";
             default -> "TIMESTAMP(6)";
         };
-        String engine = dialect == Dialect.MYSQL ? " ENGINE=InnoDB" : "";
+        String engine = dialect.kind() == Dialect.Kind.MYSQL ? " ENGINE=InnoDB" : "";
         return List.of(
                 "CREATE TABLE demo_employees (employee_id INT PRIMARY KEY, first_name VARCHAR(20),"
                         + " last_name VARCHAR(25) NOT NULL, salary DECIMAL(8,2), commission_pct DECIMAL(2,2),"
@@ -266,7 +266,7 @@ final class DemoCluster implements AutoCloseable {
     /** "n1 (H2, in memory)" or "n1 (PostgreSQL)" for the summary. */
     String describe(int i) {
         DemoNode node = nodes.get(i);
-        String vendor = switch (node.dialect()) {
+        String vendor = switch (node.dialect().kind()) {
             case POSTGRESQL -> "PostgreSQL";
             case MYSQL -> "MariaDB/MySQL";
             case H2 -> "H2";

@@ -1,6 +1,6 @@
 package io.jdbcrepl.log;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 
 /**
  * How SQL names the driver's tables in {@code repl.schema} ({@link TableDefinitions} lists them,
@@ -19,7 +19,7 @@ public final class ChangeLogSchema {
 
     /** A driver table's name, quoted and qualified for SQL. */
     public String table(String name) {
-        return quote(schema) + "." + quote(dialect == Dialect.H2 ? name.toUpperCase() : name);
+        return quote(schema) + "." + quote(dialect.kind() == Dialect.Kind.H2 ? name.toUpperCase() : name);
     }
 
     /**
@@ -28,12 +28,12 @@ public final class ChangeLogSchema {
      * TIMESTAMP made a live subscriber look eight hours silent to a purge in UTC).
      */
     public String now() {
-        return dialect == Dialect.POSTGRESQL ? "clock_timestamp()" : "CURRENT_TIMESTAMP(6)";
+        return dialect.kind() == Dialect.Kind.POSTGRESQL ? "clock_timestamp()" : "CURRENT_TIMESTAMP(6)";
     }
 
     /** Seconds (with fraction) from a timestamp column of the driver's tables to {@link #now()}, on the server. */
     public String secondsSince(String column) {
-        return switch (dialect) {
+        return switch (dialect.kind()) {
             case POSTGRESQL -> "extract(epoch FROM clock_timestamp() - " + column + ")";
             case MYSQL -> "(UNIX_TIMESTAMP(CURRENT_TIMESTAMP(6)) - UNIX_TIMESTAMP(" + column + "))";
             case H2 -> "(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP(6)) - EXTRACT(EPOCH FROM " + column + "))";

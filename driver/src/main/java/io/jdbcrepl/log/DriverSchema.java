@@ -1,6 +1,6 @@
 package io.jdbcrepl.log;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.config.InstallMode;
 import io.jdbcrepl.intercept.SqlState;
 
@@ -43,7 +43,7 @@ public final class DriverSchema {
     /** As {@link #resolve}, but null on MariaDB/MySQL when the connection has no current database. */
     public static String resolveOrNull(Dialect dialect, String configured, Connection connection) throws SQLException {
         if (configured != null) return dialect.fold(configured);
-        if (dialect != Dialect.MYSQL) return dialect.fold(DEFAULT);
+        if (dialect.kind() != Dialect.Kind.MYSQL) return dialect.fold(DEFAULT);
         try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("SELECT DATABASE()")) {
             rs.next();
             String database = rs.getString(1);
@@ -53,7 +53,7 @@ public final class DriverSchema {
 
     /** Whether the schema (the database, on MariaDB/MySQL) exists. */
     public static boolean exists(Connection connection, Dialect dialect, String schema) throws SQLException {
-        String sql = dialect == Dialect.POSTGRESQL ? "SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = ?"
+        String sql = dialect.kind() == Dialect.Kind.POSTGRESQL ? "SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = ?"
                 : "SELECT 1 FROM INFORMATION_SCHEMA.SCHEMATA WHERE SCHEMA_NAME = ?";
         try (PreparedStatement ps = connection.prepareStatement(sql)) {
             ps.setString(1, schema);
@@ -85,7 +85,7 @@ public final class DriverSchema {
     }
 
     private static String createSql(Dialect dialect, String schema) {
-        return switch (dialect) {
+        return switch (dialect.kind()) {
             case POSTGRESQL -> "CREATE SCHEMA IF NOT EXISTS \"" + schema.replace("\"", "\"\"") + "\"";
             case H2 -> "CREATE SCHEMA IF NOT EXISTS \"" + schema.replace("\"", "\"\"") + "\"";
             // a database takes the server's default character set unless told (latin1 on some servers)

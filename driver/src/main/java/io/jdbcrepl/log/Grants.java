@@ -1,6 +1,6 @@
 package io.jdbcrepl.log;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.intercept.SqlState;
 
 import java.sql.SQLException;
@@ -32,12 +32,12 @@ public final class Grants {
 
     /** The statements, with comments; each statement on a line of its own, ending with a semicolon. */
     public List<String> statements(String node, String app, String apply, String reader) {
-        if (dialect == Dialect.H2) {
+        if (dialect.kind() == Dialect.Kind.H2) {
             return List.of("-- H2: an embedded database has one user who owns everything; H2's rights (GRANT on tables and"
                     + " schemas) exist, but every node's driver and application share that user. No statements.");
         }
         List<String> out = new ArrayList<>();
-        boolean pg = dialect == Dialect.POSTGRESQL;
+        boolean pg = dialect.kind() == Dialect.Kind.POSTGRESQL;
         out.add("-- jdbc:repl least privileges for node " + node + " (" + (pg ? "PostgreSQL database " + database
                 + ", application schema " + appSchema : "MariaDB/MySQL database " + appSchema) + ", driver tables in "
                 + log.schema() + ").");
@@ -120,7 +120,7 @@ public final class Grants {
 
     /** A role as GRANT names it: PostgreSQL {@code "name"}; MariaDB {@code 'name'@'host'} ({@code name@host}, host {@code %} by default). */
     String role(String user) {
-        if (dialect == Dialect.POSTGRESQL) return log.quote(user);
+        if (dialect.kind() == Dialect.Kind.POSTGRESQL) return log.quote(user);
         int at = user.lastIndexOf('@');
         String name = at < 0 ? user : user.substring(0, at);
         String host = at < 0 ? "%" : user.substring(at + 1);

@@ -1,6 +1,6 @@
 package io.jdbcrepl.log;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.config.InstallMode;
 import io.jdbcrepl.intercept.SqlState;
 
@@ -39,7 +39,7 @@ public final class SchemaInstaller {
         if (mode == InstallMode.NONE) throw notCurrent(connection, recorded);
         boolean autoCommit = connection.getAutoCommit();
         try {
-            if (dialect == Dialect.POSTGRESQL) {
+            if (dialect.kind() == Dialect.Kind.POSTGRESQL) {
                 // Concurrent CREATE ... IF NOT EXISTS can still collide on PostgreSQL's catalogs.
                 connection.setAutoCommit(false);
                 try (Statement s = connection.createStatement()) {
@@ -111,15 +111,15 @@ public final class SchemaInstaller {
 
     /** A name as the database stores it: H2 folds unquoted names to upper case. */
     private String stored(String name) {
-        return dialect == Dialect.H2 ? name.toUpperCase(java.util.Locale.ROOT) : name;
+        return dialect.kind() == Dialect.Kind.H2 ? name.toUpperCase(java.util.Locale.ROOT) : name;
     }
 
     /** MySQL's schemas are catalogs in JDBC's metadata. */
     private String catalog() {
-        return dialect == Dialect.MYSQL ? tables.schema() : null;
+        return dialect.kind() == Dialect.Kind.MYSQL ? tables.schema() : null;
     }
 
     private String schemaPattern() {
-        return dialect == Dialect.MYSQL ? null : tables.schema();
+        return dialect.kind() == Dialect.Kind.MYSQL ? null : tables.schema();
     }
 }

@@ -1,6 +1,6 @@
 package io.jdbcrepl.log;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package io.jdbcrepl.log;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.intercept.SqlState;
 
 import java.sql.Connection;
@@ -54,7 +54,7 @@ public final class SchemaVersion {
     /** Records {@code version} as the version of the driver's tables (its table exists). */
     void write(Connection connection, int version) throws SQLException {
         String table = tables.table("repl_version");
-        String upsert = switch (dialect) {
+        String upsert = switch (dialect.kind()) {
             case POSTGRESQL -> "INSERT INTO " + table + " (id, version) VALUES (1, ?)"
                     + " ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version";
             case MYSQL -> "INSERT INTO " + table + " (id, version) VALUES (1, ?) ON DUPLICATE KEY UPDATE version = VALUES(version)";

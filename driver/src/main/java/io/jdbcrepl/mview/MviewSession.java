@@ -2,7 +2,7 @@ package io.jdbcrepl.mview;
 
 import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.capture.sql.Analysis;
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.capture.sql.Dml;
 import io.jdbcrepl.capture.sql.Opaque;
 import io.jdbcrepl.capture.sql.SqlClassifier;
@@ -140,7 +140,7 @@ public final class MviewSession implements StandbyInterceptor {
     /** A DROP MATERIALIZED VIEW of a view the driver does not know is PostgreSQL's own. */
     private boolean ours(MviewCommand command) throws SQLException {
         if (command instanceof MviewCommand.DropView drop) {
-            return catalog.view(resolve(drop.view())).isPresent() || dialect != Dialect.POSTGRESQL;
+            return catalog.view(resolve(drop.view())).isPresent() || dialect.kind() != Dialect.Kind.POSTGRESQL;
         }
         return true;
     }
@@ -168,7 +168,7 @@ public final class MviewSession implements StandbyInterceptor {
 
     private boolean sameTable(Name a, Name b) {
         // MariaDB compares names as its lower_case_table_names says; case-insensitive is the safe side here
-        return dialect == Dialect.MYSQL ? a.toString().equalsIgnoreCase(b.toString()) : a.equals(b);
+        return dialect.kind() == Dialect.Kind.MYSQL ? a.toString().equalsIgnoreCase(b.toString()) : a.equals(b);
     }
 
     /** The transaction is about to change {@code masters}; MariaDB: lock them first (see {@link Refresher#lockMaster}). */
@@ -176,7 +176,7 @@ public final class MviewSession implements StandbyInterceptor {
         for (Name m : masters) {
             if (dirty.add(m.toString())) {
                 dirtyNames.add(m);
-                if (dialect == Dialect.MYSQL) refresher.lockMaster(raw, m);
+                if (dialect.kind() == Dialect.Kind.MYSQL) refresher.lockMaster(raw, m);
             }
         }
     }

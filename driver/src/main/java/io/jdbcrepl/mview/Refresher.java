@@ -1,6 +1,6 @@
 package io.jdbcrepl.mview;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.TemporalText;
 import io.jdbcrepl.mview.MviewCommand.Method;
@@ -196,7 +196,7 @@ final class Refresher {
             boolean alone) throws SQLException {
         List<String> key = FastRefresh.refreshKey(view.query(), log);
         // MariaDB: a locking read sees the rows other refreshes stamped after this transaction's snapshot
-        String current = dialect == Dialect.MYSQL ? " LOCK IN SHARE MODE" : "";
+        String current = dialect.kind() == Dialect.Kind.MYSQL ? " LOCK IN SHARE MODE" : "";
         List<String> baseColumns = key.stream().map(c -> Sql.quote(dialect, c)).toList();
         String select = key.isEmpty() ? "1" : String.join(", ", baseColumns);
         String later = " WHERE " + snaptime() + " > " + Sql.timestamp(after);
@@ -204,7 +204,7 @@ final class Refresher {
         if (!alone) {
             sql = "SELECT DISTINCT " + select + " FROM " + logTable(log) + later + " AND " + snaptime() + " <= "
                     + Sql.timestamp(upTo) + current;
-        } else if (dialect == Dialect.H2) {
+        } else if (dialect.kind() == Dialect.Kind.H2) {
             sql = "SELECT DISTINCT " + select + " FROM OLD TABLE (DELETE FROM " + logTable(log) + later + ")";
         } else {
             sql = "DELETE FROM " + logTable(log) + later + " RETURNING " + select;
@@ -243,7 +243,7 @@ final class Refresher {
             if (!table.unique()) {
                 Sql.update(raw, "DELETE FROM " + mv + " WHERE " + inView.sql(), inView.parameters());
                 Sql.update(raw, "INSERT INTO " + mv + " " + rows + current, inMaster.parameters());
-            } else if (dialect == Dialect.POSTGRESQL) {
+            } else if (dialect.kind() == Dialect.Kind.POSTGRESQL) {
                 inPlacePostgres(raw, mv, table, inView, rows, inMaster.parameters());
             } else {
                 // the rows of these keys that the master no longer has (or that no longer match), then an upsert
@@ -268,7 +268,7 @@ final class Refresher {
         if (v instanceof java.sql.Time && !rs.getMetaData().getColumnTypeName(column).toLowerCase(java.util.Locale.ROOT).contains("tz")) {
             v = rs.getObject(column, java.time.LocalTime.class);
         }
-        if (dialect != Dialect.MYSQL) return v;
+        if (dialect.kind() != Dialect.Kind.MYSQL) return v;
         if (v instanceof java.sql.Timestamp) v = rs.getObject(column, LocalDateTime.class);
         String text = TemporalText.of(v);
         return text != null ? text : v;
@@ -312,7 +312,7 @@ final class Refresher {
 
     /** MariaDB and H2: the rows inserted, or (same key) updated; MariaDB writes a row only when a value differs. */
     private String upsert(String mv, ViewTable table, String rows) {
-        if (dialect == Dialect.H2) return "MERGE INTO " + mv + " KEY (" + String.join(", ", table.key()) + ") " + rows;
+        if (dialect.kind() == Dialect.Kind.H2) return "MERGE INTO " + mv + " KEY (" + String.join(", ", table.key()) + ") " + rows;
         List<String> set = new ArrayList<>();
         // qualified: the master has columns of the same names
         for (String c : table.others()) set.add(mv + "." + c + " = VALUES(" + c + ")");
@@ -326,7 +326,7 @@ final class Refresher {
      * (a plan for any number of keys, and no parsing of thousands of parameters); else {@link KeyMatch}.
      */
     private KeyMatch match(Connection raw, List<String> columns, List<Object[]> tuples) throws SQLException {
-        String type = columns.size() == 1 && dialect != Dialect.MYSQL ? arrayType(tuples) : null;
+        String type = columns.size() == 1 && dialect.kind() != Dialect.Kind.MYSQL ? arrayType(tuples) : null;
         if (type == null) return KeyMatch.of(columns, tuples);
         Object[] values = new Object[tuples.size()];
         for (int i = 0; i < values.length; i++) values[i] = tuples.get(i)[0];

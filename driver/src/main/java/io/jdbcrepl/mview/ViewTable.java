@@ -1,6 +1,6 @@
 package io.jdbcrepl.mview;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.mview.MviewCommand.Name;
 import io.jdbcrepl.node.TableCatalog;
@@ -56,8 +56,8 @@ record ViewTable(List<String> key, List<String> others, boolean unique) {
     private static boolean uniqueIndexOn(Connection raw, Dialect dialect, Name table, List<String> columns) throws SQLException {
         Set<String> wanted = new TreeSet<>();
         for (String c : columns) wanted.add(c.toLowerCase(Locale.ROOT));
-        String catalog = dialect == Dialect.MYSQL ? table.schema() : null;
-        String schema = dialect == Dialect.MYSQL ? null : table.schema();
+        String catalog = dialect.kind() == Dialect.Kind.MYSQL ? table.schema() : null;
+        String schema = dialect.kind() == Dialect.Kind.MYSQL ? null : table.schema();
         for (List<String> index : TableCatalog.uniqueIndexes(raw.getMetaData(), catalog, schema, table.name()).values()) {
             if (index.contains(null)) continue; // on an expression
             Set<String> has = new TreeSet<>();

@@ -7,7 +7,7 @@ import io.jdbcrepl.capture.locking.LockingPlanner;
 import io.jdbcrepl.capture.pg.PostgresCapture;
 import io.jdbcrepl.capture.sql.Analysis;
 import io.jdbcrepl.capture.sql.CopyFrom;
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.capture.sql.Dml;
 import io.jdbcrepl.capture.sql.InsertSource;
 import io.jdbcrepl.capture.sql.LoadData;
@@ -54,13 +54,13 @@ public final class CaptureSession implements ConnectionInterceptor {
     public CaptureSession(Node node, Connection raw) throws SQLException {
         this.node = node;
         this.raw = raw;
-        if (node.dialect() == Dialect.POSTGRESQL) {
+        if (node.dialect().kind() == Dialect.Kind.POSTGRESQL) {
             String logTable = node.changeLog().table("repl_log");
             io.jdbcrepl.config.LogSignature signature = node.config().logSignature();
             this.strategy = new InStatementStrategy(new PostgresCapture(logTable, node.name(),
                     signature == null ? null : useLogKey(raw, logTable, signature)));
         } else {
-            if (node.dialect() == Dialect.MYSQL) requireMariaDb(raw);
+            if (node.dialect().kind() == Dialect.Kind.MYSQL) requireMariaDb(raw);
             this.strategy = new LockingStrategy(new LockingPlanner(LockingDialect.of(node.dialect())),
                     new LockingTransaction(node.dialect(), node.changeLog(), node.config().logSignature()));
         }
@@ -394,7 +394,7 @@ public final class CaptureSession implements ConnectionInterceptor {
 
     /** The table a load the staging can express names (PostgreSQL COPY … FROM, MariaDB LOAD DATA); else null. */
     private TableRef loadTarget(String sql) {
-        return switch (node.dialect()) {
+        return switch (node.dialect().kind()) {
             case POSTGRESQL -> {
                 CopyFrom copy = CopyFrom.parse(sql);
                 yield copy == null ? null : copy.table();
@@ -414,7 +414,7 @@ public final class CaptureSession implements ConnectionInterceptor {
         String table = target.foldedName(node.dialect());
         if (!node.config().isReplicated(targetSchema, table, schema, node.foldsToUpper())) return PASS;
         if (node.table(raw, targetSchema, table).isEmpty()) return NO_SUCH_TABLE;
-        if (node.dialect() == Dialect.POSTGRESQL && CopyFrom.parse(sql).stdin()) {
+        if (node.dialect().kind() == Dialect.Kind.POSTGRESQL && CopyFrom.parse(sql).stdin()) {
             // pgjdbc runs COPY … FROM STDIN only through its copy API, which the driver captures
             return unsupported("COPY … FROM STDIN into replicated table " + targetSchema + "." + table + " runs only"
                     + " through pgjdbc's copy API: use connection.unwrap(PGConnection.class).getCopyAPI().copyIn(sql,"
@@ -431,9 +431,9 @@ public final class CaptureSession implements ConnectionInterceptor {
      * cannot be staged is refused (CaptureException) before anything runs.
      */
     public StagedLoad stageLoad(String sql, Connection application) throws SQLException {
-        if (node.dialect() == Dialect.H2) return null; // H2 loads with INSERT … SELECT FROM CSVREAD(…): captured
+        if (node.dialect().kind() == Dialect.Kind.H2) return null; // H2 loads with INSERT … SELECT FROM CSVREAD(…): captured
         String schema = currentSchema();
-        if (node.dialect() == Dialect.POSTGRESQL) {
+        if (node.dialect().kind() == Dialect.Kind.POSTGRESQL) {
             CopyFrom copy = CopyFrom.parse(sql);
             if (copy == null) return unstageable(sql, schema);
             TableInfo table = replicatedTable(copy.table(), schema);

@@ -1,7 +1,7 @@
 package io.jdbcrepl.node;
 
 import io.jdbcrepl.capture.TableInfo;
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.intercept.GeneratedKeys;
 import io.jdbcrepl.lcr.TypedValue;
 

@@ -1,6 +1,6 @@
 package io.jdbcrepl.node;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 
 /**
  * What a database does that locking capture (MariaDB/MySQL, H2) must follow: one constant per
@@ -31,7 +31,7 @@ record LockingCapabilities(boolean textTransactions, boolean streamsResults, boo
     static final LockingCapabilities H2 = new LockingCapabilities(false, false, true, false, true, true);
 
     static LockingCapabilities of(Dialect dialect) {
-        return switch (dialect) {
+        return switch (dialect.kind()) {
             case MYSQL -> MARIADB;
             case H2 -> H2;
             case POSTGRESQL -> throw new IllegalArgumentException("PostgreSQL captures without locking reads");

@@ -4,7 +4,7 @@ import io.jdbcrepl.capture.locking.LockingPlan;
 import io.jdbcrepl.capture.locking.ReturningPlan;
 import io.jdbcrepl.capture.locking.UpdatePlan;
 import io.jdbcrepl.capture.locking.UpsertPlan;
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.intercept.BoundParameter;
 import io.jdbcrepl.intercept.Execution;
 import io.jdbcrepl.intercept.GeneratedKeys;

@@ -1,6 +1,6 @@
 package io.jdbcrepl.node;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.log.ChangeLogSchema;
 
 import java.security.SecureRandom;
@@ -175,7 +175,7 @@ final class LockingTransaction {
                 + col("tx_id") + " = ?), 0)";
         String insert = "INSERT INTO " + log.table("repl_tx") + " (" + col("tx_id") + ", " + col("epoch") + ", "
                 + col("last_position") + ") ";
-        if (dialect == Dialect.MYSQL) {
+        if (dialect.kind() == Dialect.Kind.MYSQL) {
             // LOCK IN SHARE MODE: the shared lock is taken under any isolation level and held until commit.
             execute(connection, appendStamp(new StringBuilder(BLOCK_START)).append("END").toString());
             return;
@@ -196,6 +196,6 @@ final class LockingTransaction {
     }
 
     private String col(String name) {
-        return dialect == Dialect.H2 ? name.toUpperCase() : name;
+        return dialect.kind() == Dialect.Kind.H2 ? name.toUpperCase() : name;
     }
 }

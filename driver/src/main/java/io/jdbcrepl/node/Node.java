@@ -4,7 +4,7 @@ import io.jdbcrepl.conflict.CustomHandlers;
 import io.jdbcrepl.capture.CaptureException;
 import io.jdbcrepl.capture.CaptureSettings;
 import io.jdbcrepl.capture.TableInfo;
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.config.ColumnSet;
 import io.jdbcrepl.config.HandlerDefinition;
 import io.jdbcrepl.config.LogGroup;
@@ -87,7 +87,7 @@ public final class Node {
         this.homeSchema = homeSchema;
         this.changeLog = new ChangeLogSchema(dialect, logSchema);
         this.database = database;
-        this.notifier = dialect == Dialect.POSTGRESQL ? new PostgresNotifier(name, database) : null;
+        this.notifier = dialect.kind() == Dialect.Kind.POSTGRESQL ? new PostgresNotifier(name, database) : null;
     }
 
     /**
@@ -366,7 +366,7 @@ public final class Node {
     }
 
     public boolean foldsToUpper() {
-        return dialect == Dialect.H2;
+        return dialect.kind() == Dialect.Kind.H2;
     }
 
     /** A replicated table's metadata, loaded once; empty when the table does not exist. */
@@ -415,10 +415,10 @@ public final class Node {
     public List<String> keylessTables(Connection raw) throws SQLException {
         String current = TableCatalog.currentSchema(raw, dialect);
         List<String[]> candidates = new ArrayList<>();
-        String catalog = dialect == Dialect.MYSQL ? current : null;
+        String catalog = dialect.kind() == Dialect.Kind.MYSQL ? current : null;
         try (java.sql.ResultSet rs = raw.getMetaData().getTables(catalog, null, "%", new String[] {"TABLE"})) {
             while (rs.next()) {
-                String schema = rs.getString(dialect == Dialect.MYSQL ? "TABLE_CAT" : "TABLE_SCHEM");
+                String schema = rs.getString(dialect.kind() == Dialect.Kind.MYSQL ? "TABLE_CAT" : "TABLE_SCHEM");
                 String table = rs.getString("TABLE_NAME");
                 if (schema == null || SYSTEM_SCHEMAS.contains(schema.toLowerCase(Locale.ROOT))) continue;
                 if (!config.isReplicated(schema, table, current, foldsToUpper())) continue;

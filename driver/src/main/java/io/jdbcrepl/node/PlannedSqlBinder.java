@@ -1,7 +1,7 @@
 package io.jdbcrepl.node;
 
 import io.jdbcrepl.capture.locking.PlannedSql;
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.intercept.BoundParameter;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.TemporalText;
@@ -44,7 +44,7 @@ final class PlannedSqlBinder {
                 if (p == PlannedSql.DRIVER) {
                     TypedValue v = driver.next();
                     // MySQL family: a key that is a time or timestamp goes as text, every fractional digit kept
-                    String text = dialect == Dialect.MYSQL ? TemporalText.of(v.value()) : null;
+                    String text = dialect.kind() == Dialect.Kind.MYSQL ? TemporalText.of(v.value()) : null;
                     if (text != null) ps.setString(target, text);
                     else v.type().bind(ps, target, v.value());
                 } else {

@@ -2,7 +2,7 @@ package io.jdbcrepl.node;
 
 import io.jdbcrepl.capture.ColumnInfo;
 import io.jdbcrepl.capture.TableInfo;
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.lcr.ValueType;
 
 import java.sql.Connection;
@@ -26,7 +26,7 @@ public final class TableCatalog {
 
     /** The connection's current schema (the database, on MySQL/MariaDB). */
     public static String currentSchema(Connection connection, Dialect dialect) throws SQLException {
-        if (dialect == Dialect.MYSQL) {
+        if (dialect.kind() == Dialect.Kind.MYSQL) {
             try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("SELECT DATABASE()")) {
                 rs.next();
                 return rs.getString(1);
@@ -45,8 +45,8 @@ public final class TableCatalog {
         String escape = md.getSearchStringEscape();
         String tablePattern = escapePattern(table, escape);
         // MySQL and MariaDB call a schema a catalog in JDBC.
-        String catalog = dialect == Dialect.MYSQL ? schema : null;
-        String schemaPattern = dialect == Dialect.MYSQL ? null : escapePattern(schema, escape);
+        String catalog = dialect.kind() == Dialect.Kind.MYSQL ? schema : null;
+        String schemaPattern = dialect.kind() == Dialect.Kind.MYSQL ? null : escapePattern(schema, escape);
 
         List<ColumnInfo> columns = new ArrayList<>();
         try (ResultSet rs = md.getColumns(catalog, schemaPattern, tablePattern, null)) {
@@ -68,14 +68,14 @@ public final class TableCatalog {
         List<String> key = keyOverride;
         if (key == null || key.isEmpty()) {
             TreeMap<Integer, String> pk = new TreeMap<>();
-            try (ResultSet rs = md.getPrimaryKeys(catalog, dialect == Dialect.MYSQL ? null : schema, table)) {
+            try (ResultSet rs = md.getPrimaryKeys(catalog, dialect.kind() == Dialect.Kind.MYSQL ? null : schema, table)) {
                 while (rs.next()) pk.put(rs.getInt("KEY_SEQ"), rs.getString("COLUMN_NAME"));
             }
             key = new ArrayList<>(pk.values());
         }
-        Map<String, List<String>> constraints = dialect == Dialect.POSTGRESQL
+        Map<String, List<String>> constraints = dialect.kind() == Dialect.Kind.POSTGRESQL
                 ? constraints(connection, schema, table) : Map.of();
-        java.util.Set<String> uniqueColumns = switch (dialect) {
+        java.util.Set<String> uniqueColumns = switch (dialect.kind()) {
             case POSTGRESQL -> uniqueIndexColumns(connection, schema, table);
             case H2 -> uniqueIndexColumns(md, schema, table);
             default -> null;

@@ -2,7 +2,7 @@ package io.jdbcrepl.node;
 
 import io.jdbcrepl.capture.ColumnInfo;
 import io.jdbcrepl.capture.TableInfo;
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.config.ColumnSet;
 import io.jdbcrepl.config.HandlerDefinition;
 import io.jdbcrepl.config.HandlerType;
@@ -79,7 +79,7 @@ public final class TableRules {
     public static void check(ReplConfig config, Dialect dialect, TableInfo table, String current) throws SQLException {
         String schema = table.schema();
         String name = table.name();
-        boolean upper = dialect == Dialect.H2;
+        boolean upper = dialect.kind() == Dialect.Kind.H2;
         Optional<List<String>> key = config.keyColumns(schema, name, current, upper);
         if (key.isPresent()) exist(table, key.get(), "repl.key." + name + "=" + String.join(",", key.get()));
         for (LogGroup group : config.logGroups(schema, name, current, upper)) {

@@ -2,7 +2,7 @@ package io.jdbcrepl.verify;
 
 import io.jdbcrepl.capture.ColumnInfo;
 import io.jdbcrepl.capture.TableInfo;
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.ValueType;
 import io.jdbcrepl.node.TableCatalog;
@@ -236,7 +236,7 @@ public final class TableVerifier {
         String folded = side.dialect().fold(given);
         if (!out.contains(folded)) out.add(folded);
         DatabaseMetaData md = side.connection().getMetaData();
-        boolean catalogs = side.dialect() == Dialect.MYSQL;
+        boolean catalogs = side.dialect().kind() == Dialect.Kind.MYSQL;
         try (ResultSet rs = schema ? (catalogs ? md.getCatalogs() : md.getSchemas())
                 : md.getTables(null, null, null, new String[] {"TABLE"})) {
             String column = schema ? (catalogs ? "TABLE_CAT" : "TABLE_SCHEM") : "TABLE_NAME";
@@ -295,11 +295,11 @@ public final class TableVerifier {
                 if (i > 0) sql.append(", ");
                 sql.append(orderTerm(side.dialect(), ordered.get(i)));
                 // NULL first, as CanonicalValue orders (MariaDB's and H2's default; not PostgreSQL's)
-                if (multiset && side.dialect() != Dialect.MYSQL) sql.append(" NULLS FIRST");
+                if (multiset && side.dialect().kind() != Dialect.Kind.MYSQL) sql.append(" NULLS FIRST");
             }
             autoCommit = c.getAutoCommit();
             // PostgreSQL streams with a fetch size only outside auto-commit.
-            if (side.dialect() == Dialect.POSTGRESQL && autoCommit) c.setAutoCommit(false);
+            if (side.dialect().kind() == Dialect.Kind.POSTGRESQL && autoCommit) c.setAutoCommit(false);
             statement = c.prepareStatement(sql.toString(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
             // MySQL Connector/J streams only with Integer.MIN_VALUE; the others with a positive size.
             boolean connectorJ = c.getMetaData().getDriverName().toLowerCase(Locale.ROOT).contains("mysql connector");
@@ -387,7 +387,7 @@ public final class TableVerifier {
                 rows_.close();
                 statement.close();
             } finally {
-                if (side.dialect() == Dialect.POSTGRESQL && autoCommit) {
+                if (side.dialect().kind() == Dialect.Kind.POSTGRESQL && autoCommit) {
                     side.connection().rollback();
                     side.connection().setAutoCommit(true);
                 }
@@ -411,7 +411,7 @@ public final class TableVerifier {
     private static String orderTerm(Dialect dialect, ColumnInfo column) {
         String quoted = quote(dialect, column.name());
         if (column.type() != ValueType.STRING && column.type() != ValueType.UUID_) return quoted;
-        return switch (dialect) {
+        return switch (dialect.kind()) {
             case POSTGRESQL -> column.type() == ValueType.STRING ? quoted + " COLLATE \"C\"" : quoted;
             case MYSQL -> "CAST(" + quoted + " AS BINARY)";
             case H2 -> quoted;

@@ -2,7 +2,7 @@ package io.jdbcrepl.apply;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.config.ReplConfig;
 import io.jdbcrepl.lcr.CommandType;
 import io.jdbcrepl.lcr.RowLcr;
@@ -32,21 +32,21 @@ class ApplyTrustTest {
 
     @Test
     void anOrdinaryTableFromThePeerIsApplied() throws SQLException {
-        assertThat(trust(Dialect.POSTGRESQL).refusal(lcr("n1", "src", "employees"))).isNull();
-        assertThat(trust(Dialect.POSTGRESQL).refusal(lcr("N1", "hr", "employees"))).isNull(); // peer names are case-insensitive
+        assertThat(trust(Dialect.named("postgresql")).refusal(lcr("n1", "src", "employees"))).isNull();
+        assertThat(trust(Dialect.named("postgresql")).refusal(lcr("N1", "hr", "employees"))).isNull(); // peer names are case-insensitive
     }
 
     @Test
     void anotherSourceNodeIsRefused() throws SQLException {
-        assertThat(trust(Dialect.POSTGRESQL).refusal(lcr("intruder", "src", "employees")))
+        assertThat(trust(Dialect.named("postgresql")).refusal(lcr("intruder", "src", "employees")))
                 .contains("intruder", "not the peer it was read from");
-        assertThat(trust(Dialect.POSTGRESQL).refusal(lcr(null, "src", "employees"))).contains("null");
+        assertThat(trust(Dialect.named("postgresql")).refusal(lcr(null, "src", "employees"))).contains("null");
     }
 
     @Test
     void anEntryFromANodeThatIsNoPeerIsRefused() throws SQLException {
         ReplConfig config = ReplConfig.load("jdbc:repl:h2:mem:n2", new Properties());
-        ApplyTrust t = new ApplyTrust(config, Dialect.H2, "ghost", "src", "app", "repl");
+        ApplyTrust t = new ApplyTrust(config, Dialect.named("h2"), "ghost", "src", "app", "repl");
         assertThat(t.refusal(lcr("ghost", "src", "employees"))).contains("ghost is not a peer");
     }
 
@@ -55,18 +55,18 @@ class ApplyTrustTest {
             "INFORMATION_SCHEMA, TABLES", "mysql, user", "MySQL, user", "performance_schema, threads", "sys, x",
             "SYS, employees"})
     void systemSchemasAreRefused(String schema, String table) throws SQLException {
-        assertThat(trust(Dialect.H2).refusal(lcr("n1", schema, table))).contains(schema, "system schema");
+        assertThat(trust(Dialect.named("h2")).refusal(lcr("n1", schema, table))).contains(schema, "system schema");
     }
 
     @ParameterizedTest
     @CsvSource({"src, repl_log", "src, repl_progress", "src, REPL_ERROR", "other, repl_tx", "src, MLOG$_EMP"})
     void driverTablesAreRefusedInAnySchema(String schema, String table) throws SQLException {
-        assertThat(trust(Dialect.MYSQL).refusal(lcr("n1", schema, table))).contains(table, "driver's own tables");
+        assertThat(trust(Dialect.named("mariadb")).refusal(lcr("n1", schema, table))).contains(table, "driver's own tables");
     }
 
     @Test
     void excludedTablesAreRefusedByDefault() throws SQLException {
-        ApplyTrust t = trust(Dialect.POSTGRESQL, "repl.tables", "hr.*, employees", "repl.exclude", "hr.secret");
+        ApplyTrust t = trust(Dialect.named("postgresql"), "repl.tables", "hr.*, employees", "repl.exclude", "hr.secret");
         assertThat(t.refusal(lcr("n1", "hr", "salaries"))).isNull();
         assertThat(t.refusal(lcr("n1", "src", "employees"))).isNull(); // the source's driver schema maps to ours, the current one
         assertThat(t.refusal(lcr("n1", "hr", "secret"))).contains("hr.secret", "repl.apply.tables");
@@ -75,19 +75,19 @@ class ApplyTrustTest {
 
     @Test
     void replApplyTablesDecidesWhenSet() throws SQLException {
-        ApplyTrust t = trust(Dialect.H2, "repl.exclude", "hr.secret", "repl.apply.tables", "hr.*");
+        ApplyTrust t = trust(Dialect.named("h2"), "repl.exclude", "hr.secret", "repl.apply.tables", "hr.*");
         assertThat(t.refusal(lcr("n1", "HR", "SECRET"))).isNull(); // H2 folds to upper case
         assertThat(t.refusal(lcr("n1", "src", "employees"))).contains("repl.apply.tables");
-        assertThat(trust(Dialect.H2, "repl.apply.tables", "*.*").refusal(lcr("n1", "hr", "repl_log")))
+        assertThat(trust(Dialect.named("h2"), "repl.apply.tables", "*.*").refusal(lcr("n1", "hr", "repl_log")))
                 .contains("driver's own tables");
     }
 
     @Test
     void theDriversSchemaIsRefusedWhenItIsOneOfItsOwn() throws SQLException {
-        assertThat(trust(Dialect.POSTGRESQL).refusal(lcr("n1", "repl", "employees"))).contains("repl.employees", "driver's schema");
-        assertThat(trust(Dialect.H2).refusal(lcr("n1", "REPL", "EMPLOYEES"))).contains("driver's schema");
+        assertThat(trust(Dialect.named("postgresql")).refusal(lcr("n1", "repl", "employees"))).contains("repl.employees", "driver's schema");
+        assertThat(trust(Dialect.named("h2")).refusal(lcr("n1", "REPL", "EMPLOYEES"))).contains("driver's schema");
         ReplConfig config = ReplConfig.load("jdbc:repl:h2:mem:n2", props());
-        ApplyTrust shared = new ApplyTrust(config, Dialect.POSTGRESQL, "n1", "src", "app", "app"); // repl.schema = current schema
+        ApplyTrust shared = new ApplyTrust(config, Dialect.named("postgresql"), "n1", "src", "app", "app"); // repl.schema = current schema
         assertThat(shared.refusal(lcr("n1", "src", "employees"))).isNull();
     }
 

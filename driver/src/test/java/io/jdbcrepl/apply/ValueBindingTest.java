@@ -43,8 +43,8 @@ class ValueBindingTest {
     /** SPEC 8.8: what a destination cannot hold is refused with the reason, never stored as something else. */
     @Test
     void aValueTheDestinationCannotHoldIsRefusedWithTheReason() {
-        io.jdbcrepl.capture.sql.Dialect mysql = io.jdbcrepl.capture.sql.Dialect.MYSQL;
-        io.jdbcrepl.capture.sql.Dialect pg = io.jdbcrepl.capture.sql.Dialect.POSTGRESQL;
+        io.jdbcrepl.dialect.Dialect mysql = io.jdbcrepl.dialect.Dialect.named("mariadb");
+        io.jdbcrepl.dialect.Dialect pg = io.jdbcrepl.dialect.Dialect.named("postgresql");
         TypedValue infinity = new TypedValue(ValueType.TIMESTAMP, ValueType.TIMESTAMP.fromJson("infinity"));
         assertThatThrownBy(() -> ValueBinding.check(infinity, ValueType.TIMESTAMP, mysql))
                 .hasMessageContaining("TIMESTAMP:infinity").hasMessageContaining("infinite");

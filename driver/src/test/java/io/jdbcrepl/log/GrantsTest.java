@@ -2,7 +2,7 @@ package io.jdbcrepl.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -11,7 +11,7 @@ class GrantsTest {
 
     @Test
     void postgresqlReaderNeverDeletesAndApplyPurges() {
-        List<String> lines = new Grants(Dialect.POSTGRESQL, "repl", "hr", "public").statements("n1", "a", "b", "c");
+        List<String> lines = new Grants(Dialect.named("postgresql"), "repl", "hr", "public").statements("n1", "a", "b", "c");
         assertThat(lines).contains("GRANT SELECT, INSERT ON \"repl\".\"repl_log\" TO \"a\";",
                 "GRANT USAGE ON SEQUENCE \"repl\".\"repl_log_position_seq\" TO \"a\";",
                 "GRANT SELECT, DELETE ON \"repl\".\"repl_log\" TO \"b\";",
@@ -23,7 +23,7 @@ class GrantsTest {
 
     @Test
     void mariaDbUsersAreNameAtHostAndTheReaderClosesEpochs() {
-        Grants grants = new Grants(Dialect.MYSQL, "hr_repl", "hr", "hr");
+        Grants grants = new Grants(Dialect.named("mariadb"), "hr_repl", "hr", "hr");
         List<String> lines = grants.statements("n1", "a@10.0.0.%", "b", "c");
         assertThat(lines).contains("GRANT SELECT, UPDATE ON `hr_repl`.`repl_epoch` TO 'c'@'%';",
                 "GRANT SELECT ON `hr`.* TO 'c'@'%';",
@@ -35,17 +35,17 @@ class GrantsTest {
     /** Connect reads the version of the driver's tables, as the application or as the apply user; peers never do. */
     @Test
     void theApplicationAndApplyUsersMayReadTheVersion() {
-        List<String> lines = new Grants(Dialect.POSTGRESQL, "repl", "hr", "public").statements("n1", "a", "b", "c");
+        List<String> lines = new Grants(Dialect.named("postgresql"), "repl", "hr", "public").statements("n1", "a", "b", "c");
         assertThat(lines).contains("GRANT SELECT ON \"repl\".\"repl_version\" TO \"a\";",
                 "GRANT SELECT ON \"repl\".\"repl_version\" TO \"b\";");
         assertThat(lines).filteredOn(l -> l.contains("TO \"c\"")).noneMatch(l -> l.contains("repl_version"));
-        assertThat(new Grants(Dialect.MYSQL, "hr_repl", "hr", "hr").statements("n1", "a", "b", "c"))
+        assertThat(new Grants(Dialect.named("mariadb"), "hr_repl", "hr", "hr").statements("n1", "a", "b", "c"))
                 .contains("GRANT SELECT ON `hr_repl`.`repl_version` TO 'a'@'%';");
     }
 
     @Test
     void h2HasNothingToGrant() {
-        assertThat(new Grants(Dialect.H2, "REPL", "X", "PUBLIC").statements("n1", "a", "b", "c"))
+        assertThat(new Grants(Dialect.named("h2"), "REPL", "X", "PUBLIC").statements("n1", "a", "b", "c"))
                 .singleElement().asString().startsWith("-- H2");
     }
 }

@@ -2,17 +2,17 @@ package io.jdbcrepl.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 
 import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class SchemaUpgradesTest {
 
     @ParameterizedTest
-    @EnumSource(Dialect.class)
+    @MethodSource("io.jdbcrepl.dialect.Dialect#all")
     void theStepsLeadOneByOneFromTheFirstReleaseToTheCurrentVersion(Dialect dialect) {
         List<Integer> to = SchemaUpgrades.all(dialect).stream().map(SchemaUpgrades.Step::to).toList();
         assertThat(to.get(0)).isEqualTo(SchemaVersion.UNRECORDED + 1);
@@ -21,7 +21,7 @@ class SchemaUpgradesTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Dialect.class)
+    @MethodSource("io.jdbcrepl.dialect.Dialect#all")
     void anInstallRunsOnlyTheStepsAfterItsVersion(Dialect dialect) {
         assertThat(SchemaUpgrades.after(dialect, SchemaVersion.NOTHING)).isEqualTo(SchemaUpgrades.all(dialect));
         assertThat(SchemaUpgrades.after(dialect, SchemaVersion.UNRECORDED)).isEqualTo(SchemaUpgrades.all(dialect));
@@ -31,7 +31,7 @@ class SchemaUpgradesTest {
 
     /** An upgraded install ends up with the columns a fresh one has, of the same type. */
     @ParameterizedTest
-    @EnumSource(Dialect.class)
+    @MethodSource("io.jdbcrepl.dialect.Dialect#all")
     void everyAddedColumnIsInTheCurrentDefinitionOfItsTable(Dialect dialect) {
         ChangeLogSchema names = new ChangeLogSchema(dialect, "repl");
         List<String> create = new TableDefinitions(dialect, names).create();
@@ -46,13 +46,13 @@ class SchemaUpgradesTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Dialect.class)
+    @MethodSource("io.jdbcrepl.dialect.Dialect#all")
     void everyTableIsCreatedOnlyWhenMissingAndTheVersionTableLast(Dialect dialect) {
         ChangeLogSchema names = new ChangeLogSchema(dialect, "repl");
         List<String> create = new TableDefinitions(dialect, names).create();
         assertThat(create).filteredOn(ddl -> ddl.startsWith("CREATE")).allMatch(ddl -> ddl.contains(" IF NOT EXISTS "));
         assertThat(create.get(create.size() - 1)).startsWith("CREATE TABLE IF NOT EXISTS " + names.table("repl_version"));
-        assertThat(create).filteredOn(ddl -> ddl.startsWith("CREATE TABLE")).hasSize(dialect == Dialect.POSTGRESQL ? 7
-                : dialect == Dialect.MYSQL ? 9 : 10);
+        assertThat(create).filteredOn(ddl -> ddl.startsWith("CREATE TABLE")).hasSize(dialect.kind() == Dialect.Kind.POSTGRESQL ? 7
+                : dialect.kind() == Dialect.Kind.MYSQL ? 9 : 10);
     }
 }

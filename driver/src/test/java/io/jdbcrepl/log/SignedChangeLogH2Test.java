@@ -2,7 +2,7 @@ package io.jdbcrepl.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.config.InstallMode;
 import io.jdbcrepl.config.LogSignature;
 
@@ -62,7 +62,7 @@ class SignedChangeLogH2Test {
     @Test
     void anOlderInstallGainsTheSignatureColumn() throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:h2:mem:")) {
-            SchemaInstaller installer = new SchemaInstaller(Dialect.H2, new ChangeLogSchema(Dialect.H2, "REPL"));
+            SchemaInstaller installer = new SchemaInstaller(Dialect.named("h2"), new ChangeLogSchema(Dialect.named("h2"), "REPL"));
             installer.install(c, InstallMode.AUTO);
             try (Statement s = c.createStatement()) {
                 s.execute("ALTER TABLE REPL.REPL_LOG DROP COLUMN SIGNATURE"); // as an earlier version created it,

@@ -2,7 +2,7 @@ package io.jdbcrepl.apply;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.it.support.LogCapture;
 import io.jdbcrepl.it.support.TestDatabase;
 import io.jdbcrepl.it.support.TestDatabases;
@@ -127,7 +127,7 @@ class LockWaitsIT {
     }
 
     private static Dialect dialect(Vendor vendor) {
-        return vendor == Vendor.POSTGRESQL ? Dialect.POSTGRESQL : Dialect.MYSQL;
+        return vendor == Vendor.POSTGRESQL ? Dialect.named("postgresql") : Dialect.named("mariadb");
     }
 
     private static Properties credentials(String user) {

@@ -1,6 +1,6 @@
 package io.jdbcrepl.mview;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.mview.MviewCommand.CreateLog;
 import io.jdbcrepl.mview.MviewCommand.CreateView;
@@ -358,7 +358,7 @@ public final class MviewParser {
     }
 
     private String vendor() {
-        return switch (dialect) {
+        return switch (dialect.kind()) {
             case POSTGRESQL -> "PostgreSQL";
             case MYSQL -> "MySQL/MariaDB";
             case H2 -> "H2";

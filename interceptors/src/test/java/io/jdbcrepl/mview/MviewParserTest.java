@@ -1,6 +1,6 @@
 package io.jdbcrepl.mview;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.mview.MviewCommand.CreateLog;
 import io.jdbcrepl.mview.MviewCommand.CreateView;
 import io.jdbcrepl.mview.MviewCommand.DropLog;
@@ -32,40 +32,40 @@ class MviewParserTest {
         return Stream.of(
                 // the seed's logs
                 arguments("create materialized view log on t_rowid with rowid, sequence (name, num) including new values",
-                        Dialect.POSTGRESQL, new CreateLog(new Name(null, "t_rowid"), false, true, true, List.of("name", "num"), true)),
-                arguments("create materialized view log on t_pk with primary key", Dialect.POSTGRESQL,
+                        Dialect.named("postgresql"), new CreateLog(new Name(null, "t_rowid"), false, true, true, List.of("name", "num"), true)),
+                arguments("create materialized view log on t_pk with primary key", Dialect.named("postgresql"),
                         new CreateLog(new Name(null, "t_pk"), true, false, false, List.of(), false)),
-                arguments("drop materialized view log on t_rowid", Dialect.POSTGRESQL, new DropLog(new Name(null, "t_rowid"))),
+                arguments("drop materialized view log on t_rowid", Dialect.named("postgresql"), new DropLog(new Name(null, "t_rowid"))),
                 // log options; WITH PRIMARY KEY is the default
-                arguments("CREATE MATERIALIZED VIEW LOG ON hr.\"Emp\"", Dialect.POSTGRESQL,
+                arguments("CREATE MATERIALIZED VIEW LOG ON hr.\"Emp\"", Dialect.named("postgresql"),
                         new CreateLog(new Name("hr", "Emp"), true, false, false, List.of(), false)),
-                arguments("create materialized view log on t with (a, \"B\") excluding new values;", Dialect.POSTGRESQL,
+                arguments("create materialized view log on t with (a, \"B\") excluding new values;", Dialect.named("postgresql"),
                         new CreateLog(new Name(null, "t"), false, false, false, List.of("a", "B"), false)),
-                arguments("create materialized view log on t with primary key, rowid (a) including new values", Dialect.POSTGRESQL,
+                arguments("create materialized view log on t with primary key, rowid (a) including new values", Dialect.named("postgresql"),
                         new CreateLog(new Name(null, "t"), true, true, false, List.of("a"), true)),
-                arguments("create materialized view log on t with rowid (a)", Dialect.H2,
+                arguments("create materialized view log on t with rowid (a)", Dialect.named("h2"),
                         new CreateLog(new Name(null, "T"), false, true, false, List.of("A"), false)),
                 // views
                 arguments("create materialized view mv_t_rowid refresh fast on commit as select name, count(*) from t_rowid group by name",
-                        Dialect.POSTGRESQL, new CreateView(new Name(null, "mv_t_rowid"), Method.FAST, true,
+                        Dialect.named("postgresql"), new CreateView(new Name(null, "mv_t_rowid"), Method.FAST, true,
                                 "select name, count(*) from t_rowid group by name")),
-                arguments("create materialized view mv_t_rowid1 refresh fast as select name from t_rowid;", Dialect.POSTGRESQL,
+                arguments("create materialized view mv_t_rowid1 refresh fast as select name from t_rowid;", Dialect.named("postgresql"),
                         new CreateView(new Name(null, "mv_t_rowid1"), Method.FAST, false, "select name from t_rowid")),
                 arguments("CREATE MATERIALIZED VIEW s.mv BUILD IMMEDIATE REFRESH COMPLETE ON DEMAND AS SELECT 1 FROM t",
-                        Dialect.POSTGRESQL, new CreateView(new Name("s", "mv"), Method.COMPLETE, false, "SELECT 1 FROM t")),
-                arguments("create materialized view mv refresh on commit as select a from t", Dialect.POSTGRESQL,
+                        Dialect.named("postgresql"), new CreateView(new Name("s", "mv"), Method.COMPLETE, false, "SELECT 1 FROM t")),
+                arguments("create materialized view mv refresh on commit as select a from t", Dialect.named("postgresql"),
                         new CreateView(new Name(null, "mv"), Method.FORCE, true, "select a from t")),
-                arguments("drop materialized view mv", Dialect.POSTGRESQL, new DropView(new Name(null, "mv"))),
+                arguments("drop materialized view mv", Dialect.named("postgresql"), new DropView(new Name(null, "mv"))),
                 // calls
-                arguments("call dbms_mview.refresh('mv, s.mv2')", Dialect.POSTGRESQL, BOTH),
-                arguments("{call DBMS_MVIEW.REFRESH('mv, s.mv2')}", Dialect.POSTGRESQL, BOTH),
-                arguments("BEGIN DBMS_MVIEW.REFRESH('mv, s.mv2'); END;", Dialect.POSTGRESQL, BOTH),
-                arguments("EXEC DBMS_MVIEW.REFRESH('mv', 'C')", Dialect.POSTGRESQL,
+                arguments("call dbms_mview.refresh('mv, s.mv2')", Dialect.named("postgresql"), BOTH),
+                arguments("{call DBMS_MVIEW.REFRESH('mv, s.mv2')}", Dialect.named("postgresql"), BOTH),
+                arguments("BEGIN DBMS_MVIEW.REFRESH('mv, s.mv2'); END;", Dialect.named("postgresql"), BOTH),
+                arguments("EXEC DBMS_MVIEW.REFRESH('mv', 'C')", Dialect.named("postgresql"),
                         new Refresh(List.of(new Name(null, "mv")), Method.COMPLETE)),
-                arguments("call dbms_mview.refresh('\"Mv\"', 'f')", Dialect.POSTGRESQL,
+                arguments("call dbms_mview.refresh('\"Mv\"', 'f')", Dialect.named("postgresql"),
                         new Refresh(List.of(new Name(null, "Mv")), Method.FAST)),
-                arguments("call dbms_mview.purge_log('t')", Dialect.POSTGRESQL, new PurgeLog(new Name(null, "t"), false)),
-                arguments("call dbms_mview.purge_log('t', 'delete')", Dialect.POSTGRESQL, new PurgeLog(new Name(null, "t"), true)));
+                arguments("call dbms_mview.purge_log('t')", Dialect.named("postgresql"), new PurgeLog(new Name(null, "t"), false)),
+                arguments("call dbms_mview.purge_log('t', 'delete')", Dialect.named("postgresql"), new PurgeLog(new Name(null, "t"), true)));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -99,7 +99,7 @@ class MviewParserTest {
             call dbms_mview.refresh('mv') extra | 42601 | unexpected extra
             """)
     void badStatementsFail(String sql, String state, String mentions) {
-        assertThatThrownBy(() -> MviewParser.parse(sql, Dialect.POSTGRESQL))
+        assertThatThrownBy(() -> MviewParser.parse(sql, Dialect.named("postgresql")))
                 .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo(state))
                 .hasMessageContainingAll(mentions.split(";"));
     }
@@ -107,14 +107,14 @@ class MviewParserTest {
     @ParameterizedTest
     @ValueSource(strings = {"create materialized view mv as select 1", "refresh materialized view mv", "create view v as select 1"})
     void postgresOwnMaterializedViewsAreNotOurs(String sql) throws SQLException {
-        assertThat(MviewParser.parse(sql, Dialect.POSTGRESQL)).isEmpty();
+        assertThat(MviewParser.parse(sql, Dialect.named("postgresql"))).isEmpty();
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"select * from t", "insert into t values (1)", "update t set a = 1", "call other_proc('x')",
             "drop table t", "create table materialized (a int)", "begin", "delete from t where note = 'materialized'"})
     void otherStatementsAreNotOurs(String sql) throws SQLException {
-        assertThat(MviewParser.parse(sql, Dialect.MYSQL)).isEmpty();
+        assertThat(MviewParser.parse(sql, Dialect.named("mariadb"))).isEmpty();
     }
 
     @ParameterizedTest

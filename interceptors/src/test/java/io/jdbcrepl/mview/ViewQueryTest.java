@@ -1,6 +1,6 @@
 package io.jdbcrepl.mview;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.mview.MviewCommand.Name;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,7 +21,7 @@ class ViewQueryTest {
             false, List.of(), false, List.of("id"));
 
     private static ViewQuery q(String sql) throws SQLException {
-        return ViewQuery.parse(sql, Dialect.POSTGRESQL);
+        return ViewQuery.parse(sql, Dialect.named("postgresql"));
     }
 
     @Test

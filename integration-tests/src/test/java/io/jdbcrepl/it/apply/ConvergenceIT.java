@@ -2,7 +2,7 @@ package io.jdbcrepl.it.apply;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.it.support.TestDatabase;
 import io.jdbcrepl.it.support.Vendor;
 import io.jdbcrepl.lcr.Json;
@@ -140,7 +140,7 @@ class ConvergenceIT extends ClusterTest {
                 Connection c = db.openRaw();
                 connections.add(c);
                 sides.add(new TableVerifier.Side(Cluster.name(i), c,
-                        db.vendor().isMariaDbServer() ? Dialect.MYSQL : Dialect.POSTGRESQL));
+                        db.vendor().isMariaDbServer() ? Dialect.named("mariadb") : Dialect.named("postgresql")));
             }
             TableVerifier.Report report = new TableVerifier(20).compare(sides, "acct");
             assertThat(report.differences()).as("rows differing between the nodes").isEmpty();

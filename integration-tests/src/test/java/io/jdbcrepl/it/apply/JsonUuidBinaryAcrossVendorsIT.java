@@ -1,6 +1,6 @@
 package io.jdbcrepl.it.apply;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.it.support.TestDatabase;
 import io.jdbcrepl.it.support.Vendor;
 import io.jdbcrepl.lcr.Json;

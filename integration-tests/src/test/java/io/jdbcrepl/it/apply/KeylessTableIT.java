@@ -3,7 +3,7 @@ package io.jdbcrepl.it.apply;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.it.support.ForEachVendor;
 import io.jdbcrepl.it.support.TestDatabase;
 import io.jdbcrepl.it.support.Vendor;
@@ -105,9 +105,9 @@ class KeylessTableIT extends ClusterTest {
 
     private static Dialect dialect(Vendor v) {
         return switch (v.server()) {
-            case POSTGRESQL -> Dialect.POSTGRESQL;
-            case MARIADB -> Dialect.MYSQL;
-            case NONE -> Dialect.H2;
+            case POSTGRESQL -> Dialect.named("postgresql");
+            case MARIADB -> Dialect.named("mariadb");
+            case NONE -> Dialect.named("h2");
         };
     }
 

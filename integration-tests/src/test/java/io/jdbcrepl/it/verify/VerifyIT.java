@@ -1,6 +1,6 @@
 package io.jdbcrepl.it.verify;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.it.support.ForEachVendor;
 import io.jdbcrepl.it.support.TestDatabase;
 import io.jdbcrepl.it.support.TestDatabases;
@@ -43,9 +43,9 @@ class VerifyIT {
 
     private static Dialect dialect(Vendor v) {
         return switch (v.server()) {
-            case POSTGRESQL -> Dialect.POSTGRESQL;
-            case MARIADB -> Dialect.MYSQL;
-            case NONE -> Dialect.H2;
+            case POSTGRESQL -> Dialect.named("postgresql");
+            case MARIADB -> Dialect.named("mariadb");
+            case NONE -> Dialect.named("h2");
         };
     }
 

@@ -1,6 +1,6 @@
 package io.jdbcrepl.capture.locking;
 
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.capture.sql.SqlFragment;
 
 import java.util.HashSet;

@@ -1,7 +1,7 @@
 package io.jdbcrepl.capture.locking;
 
 import io.jdbcrepl.capture.ColumnInfo;
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.lcr.ValueType;
 
 import java.util.List;
@@ -14,7 +14,7 @@ public enum LockingDialect {
     H2;
 
     public static LockingDialect of(Dialect dialect) {
-        return switch (dialect) {
+        return switch (dialect.kind()) {
             case MYSQL -> MARIADB;
             case H2 -> H2;
             case POSTGRESQL -> throw new IllegalArgumentException("PostgreSQL has its own capture plans");
@@ -22,7 +22,7 @@ public enum LockingDialect {
     }
 
     public Dialect sqlDialect() {
-        return this == MARIADB ? Dialect.MYSQL : Dialect.H2;
+        return this == MARIADB ? Dialect.Kind.MYSQL.dialect() : Dialect.Kind.H2.dialect();
     }
 
     public String quote(String identifier) {

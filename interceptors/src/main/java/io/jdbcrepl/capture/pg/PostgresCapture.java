@@ -7,7 +7,7 @@ import io.jdbcrepl.capture.LoggedColumns;
 import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.capture.sql.Assignment;
 import io.jdbcrepl.capture.sql.ColumnRef;
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.capture.sql.Dml;
 import io.jdbcrepl.capture.sql.FromRelation;
 import io.jdbcrepl.capture.sql.InsertSource;
@@ -106,7 +106,7 @@ public final class PostgresCapture {
         if (keyColumns.isEmpty()) {
             for (ColumnInfo c : table.columns()) items.add(ref + "." + quote(c.name()));
         } else {
-            for (String k : keyColumns) items.add(ref + "." + quote(table.storedName(Dialect.POSTGRESQL.fold(k))));
+            for (String k : keyColumns) items.add(ref + "." + quote(table.storedName(Dialect.Kind.POSTGRESQL.dialect().fold(k))));
         }
         return plan(dml, table, settings, items);
     }
@@ -322,7 +322,7 @@ public final class PostgresCapture {
      */
     private static List<String> conflictColumns(OnConflict conflict, TableInfo table) throws SQLException {
         if (conflict.constraint() == null) return conflict.targetColumns().stream().map(c -> stored(table, c)).toList();
-        String name = Dialect.POSTGRESQL.fold(conflict.constraint());
+        String name = Dialect.Kind.POSTGRESQL.dialect().fold(conflict.constraint());
         List<String> columns = table.constraintColumns(name);
         if (columns == null) {
             // PostgreSQL's own error, before anything runs.
@@ -697,7 +697,7 @@ public final class PostgresCapture {
     }
 
     private static String stored(TableInfo table, ColumnRef column) {
-        return table.storedName(Dialect.POSTGRESQL.fold(column.name(), column.quoted()));
+        return table.storedName(Dialect.Kind.POSTGRESQL.dialect().fold(column.name(), column.quoted()));
     }
 
     private static String quotedList(List<String> columns) {

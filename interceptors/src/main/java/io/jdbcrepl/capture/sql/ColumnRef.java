@@ -1,5 +1,9 @@
 package io.jdbcrepl.capture.sql;
 
+import io.jdbcrepl.dialect.Identifiers;
+
+import io.jdbcrepl.dialect.Dialect;
+
 /** A column as a statement names it: the name without quotes, and whether it was quoted. */
 public record ColumnRef(String name, boolean quoted) {
 

@@ -1,5 +1,7 @@
 package io.jdbcrepl.capture.sql;
 
+import io.jdbcrepl.dialect.Dialect;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,7 +26,7 @@ public record CopyFrom(TableRef table, List<String> columns, String source, bool
     /** The COPY of {@code sql}, or null when it is not a {@code COPY table … FROM} this record can express. */
     public static CopyFrom parse(String sql) {
         if (sql == null) return null;
-        SqlLexer lexer = new SqlLexer(sql, Dialect.POSTGRESQL, 0);
+        SqlLexer lexer = new SqlLexer(sql, Dialect.Kind.POSTGRESQL.dialect(), 0);
         if (lexer.next() != SqlLexer.Kind.WORD || !lexer.isWord("COPY")) return null;
         lexer.next();
         if (!lexer.isName() || lexer.isWordIn("BINARY", "FROM", "TO")) return null; // COPY (query) TO …, old syntax

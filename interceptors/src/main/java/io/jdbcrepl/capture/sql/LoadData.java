@@ -1,5 +1,7 @@
 package io.jdbcrepl.capture.sql;
 
+import io.jdbcrepl.dialect.Dialect;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,7 +26,7 @@ public record LoadData(String sql, TableRef table, int tableStart, int tableEnd,
     /** The LOAD DATA of {@code sql}, or null when it is not one this record can express (LOAD XML, PARTITION). */
     public static LoadData parse(String sql) {
         if (sql == null) return null;
-        SqlLexer lexer = new SqlLexer(sql, Dialect.MYSQL, 0);
+        SqlLexer lexer = new SqlLexer(sql, Dialect.Kind.MYSQL.dialect(), 0);
         if (lexer.next() != SqlLexer.Kind.WORD || !lexer.isWord("LOAD")) return null;
         if (lexer.next() != SqlLexer.Kind.WORD || !lexer.isWord("DATA")) return null;
         lexer.next();

@@ -1,5 +1,7 @@
 package io.jdbcrepl.capture.sql;
 
+import io.jdbcrepl.dialect.Dialect;
+
 import net.sf.jsqlparser.parser.CCJSqlParser;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.parser.ParseException;
@@ -35,7 +37,7 @@ record Parsed(Statement statement, TokenList tokens) {
     private static Parsed attempt(String input, String sql, Dialect dialect, boolean complex) throws ParseException {
         CCJSqlParser parser = CCJSqlParserUtil.newParser(input)
                 .withAllowComplexParsing(complex)
-                .withBackslashEscapeCharacter(dialect == Dialect.MYSQL); // 'it\'s' is a MySQL string
+                .withBackslashEscapeCharacter(dialect.kind() == Dialect.Kind.MYSQL); // 'it\'s' is a MySQL string
         Token head = parser.token; // the parser links every token it reads after this one
         Statement statement = parser.Statement();
         return new Parsed(statement, TokenList.of(sql, head));

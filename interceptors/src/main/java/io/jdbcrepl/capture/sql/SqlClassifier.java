@@ -1,5 +1,7 @@
 package io.jdbcrepl.capture.sql;
 
+import io.jdbcrepl.dialect.Dialect;
+
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -173,7 +175,7 @@ public final class SqlClassifier {
     private static Analysis dml(String sql, Dialect dialect, String keyword) {
         String input = sql;
         boolean only = false;
-        if (dialect == Dialect.POSTGRESQL) { // JSqlParser does not know UPDATE ONLY t / DELETE FROM ONLY t
+        if (dialect.kind() == Dialect.Kind.POSTGRESQL) { // JSqlParser does not know UPDATE ONLY t / DELETE FROM ONLY t
             int onlyAt = onlyKeyword(sql, dialect);
             if (onlyAt >= 0) {
                 input = sql.substring(0, onlyAt) + "    " + sql.substring(onlyAt + 4);
@@ -203,7 +205,7 @@ public final class SqlClassifier {
      * select list as its RETURNING; any other is opaque.
      */
     private static Analysis deltaTable(String sql, Dialect dialect, int from) {
-        if (dialect == Dialect.H2) {
+        if (dialect.kind() == Dialect.Kind.H2) {
             Dml simple = deltaQuery(sql, dialect, from);
             if (simple != null) return simple;
         }

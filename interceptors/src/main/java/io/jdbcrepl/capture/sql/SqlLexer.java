@@ -1,5 +1,7 @@
 package io.jdbcrepl.capture.sql;
 
+import io.jdbcrepl.dialect.Dialect;
+
 /**
  * Just enough SQL lexing to read leading keywords and find where statements end without the
  * parser: whitespace, comments, string literals, quoted identifiers and dollar quotes, per dialect.
@@ -32,11 +34,11 @@ final class SqlLexer {
             return kind = Kind.END;
         }
         char c = sql.charAt(pos);
-        boolean mysql = dialect == Dialect.MYSQL;
+        boolean mysql = dialect.kind() == Dialect.Kind.MYSQL;
         if (c == '\'') {
             end = quoteEnd(pos, '\'', mysql);
             kind = Kind.STRING;
-        } else if ((c == 'E' || c == 'e') && dialect == Dialect.POSTGRESQL && at(pos + 1, '\'')) {
+        } else if ((c == 'E' || c == 'e') && dialect.kind() == Dialect.Kind.POSTGRESQL && at(pos + 1, '\'')) {
             end = quoteEnd(pos + 1, '\'', true);
             kind = Kind.STRING;
         } else if (c == '"' || c == '`') {
@@ -134,7 +136,7 @@ final class SqlLexer {
         int rules = commentRules(dialect);
         int p = from;
         while (true) {
-            if (dialect == Dialect.MYSQL && (sql.startsWith("/*!", p) || sql.startsWith("/*M!", p))) {
+            if (dialect.kind() == Dialect.Kind.MYSQL && (sql.startsWith("/*!", p) || sql.startsWith("/*M!", p))) {
                 executableComment = true;
             }
             int next = skipOne(sql, p, rules);
@@ -185,7 +187,7 @@ final class SqlLexer {
     static final int DASHES_NEED_BLANK = 8;
 
     static int commentRules(Dialect dialect) {
-        return switch (dialect) {
+        return switch (dialect.kind()) {
             case POSTGRESQL -> NESTED;
             case MYSQL -> HASH | DASHES_NEED_BLANK;
             case H2 -> NESTED | SLASHES;

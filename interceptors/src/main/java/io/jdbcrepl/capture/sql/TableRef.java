@@ -1,5 +1,9 @@
 package io.jdbcrepl.capture.sql;
 
+import io.jdbcrepl.dialect.Identifiers;
+
+import io.jdbcrepl.dialect.Dialect;
+
 import java.util.List;
 
 /**

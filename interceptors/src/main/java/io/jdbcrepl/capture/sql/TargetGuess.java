@@ -1,5 +1,7 @@
 package io.jdbcrepl.capture.sql;
 
+import io.jdbcrepl.dialect.Dialect;
+
 import java.util.ArrayList;
 import java.util.List;
 

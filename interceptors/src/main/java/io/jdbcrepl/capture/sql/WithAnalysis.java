@@ -1,5 +1,7 @@
 package io.jdbcrepl.capture.sql;
 
+import io.jdbcrepl.dialect.Dialect;
+
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.ParenthesedStatement;
 import net.sf.jsqlparser.statement.Statement;

@@ -4,7 +4,7 @@ import io.jdbcrepl.capture.CaptureException;
 import io.jdbcrepl.capture.CaptureSettings;
 import io.jdbcrepl.capture.ColumnInfo;
 import io.jdbcrepl.capture.TableInfo;
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.capture.sql.Dml;
 import io.jdbcrepl.capture.sql.SqlClassifier;
 import io.jdbcrepl.lcr.ValueType;
@@ -342,6 +342,6 @@ class LockingPlannerTest {
     @Test
     void logInsertHasNineValuesPerRow() {
         assertThat(LogInsert.sql("`db`.`repl_log`", 2)).endsWith("VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?)");
-        assertThat(Dialect.MYSQL).isEqualTo(LockingDialect.MARIADB.sqlDialect());
+        assertThat(Dialect.named("mariadb")).isEqualTo(LockingDialect.MARIADB.sqlDialect());
     }
 }

@@ -5,7 +5,7 @@ import io.jdbcrepl.capture.ColumnInfo;
 import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.capture.sql.Analysis;
 import io.jdbcrepl.capture.sql.ColumnRef;
-import io.jdbcrepl.capture.sql.Dialect;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.capture.sql.Dml;
 import io.jdbcrepl.capture.sql.Opaque;
 import io.jdbcrepl.capture.sql.SqlClassifier;
@@ -31,7 +31,7 @@ class PostgresCaptureTest {
     private static final PostgresCapture CAPTURE = new PostgresCapture("repl_log", "n1");
 
     private static Dml dml(String sql) {
-        Analysis a = SqlClassifier.analyze(sql, Dialect.POSTGRESQL);
+        Analysis a = SqlClassifier.analyze(sql, Dialect.named("postgresql"));
         assertThat(a).as(sql).isInstanceOf(Dml.class);
         return (Dml) a;
     }
@@ -100,7 +100,7 @@ class PostgresCaptureTest {
                 "UPDATE t SET a = 1 FROM u JOIN v USING (id) WHERE t.id = u.id",
                 "UPDATE t SET a = 1 FROM u NATURAL JOIN v WHERE t.id = u.id",
                 "UPDATE t SET a = j.x FROM (u JOIN v ON v.id = u.id) AS j WHERE t.id = j.id")) {
-            Analysis a = SqlClassifier.analyze(sql, Dialect.POSTGRESQL);
+            Analysis a = SqlClassifier.analyze(sql, Dialect.named("postgresql"));
             assertThat(a).as(sql).isInstanceOf(Opaque.class);
             assertThat(((Opaque) a).reason()).as(sql).startsWith("UPDATE … FROM can be captured when")
                     .contains("repl.unsupported=passthrough");

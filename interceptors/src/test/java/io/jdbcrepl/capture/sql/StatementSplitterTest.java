@@ -1,5 +1,7 @@
 package io.jdbcrepl.capture.sql;
 
+import io.jdbcrepl.dialect.Dialect;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -15,44 +17,44 @@ class StatementSplitterTest {
 
     @Test
     void cutsAtSemicolonsBetweenStatements() {
-        assertThat(statements("SELECT 1; SELECT 2;; ", Dialect.H2)).containsExactly("SELECT 1", "SELECT 2");
-        assertThat(statements("SELECT 1", Dialect.H2)).containsExactly("SELECT 1");
-        assertThat(statements(" ; -- nothing", Dialect.H2)).isEmpty();
+        assertThat(statements("SELECT 1; SELECT 2;; ", Dialect.named("h2"))).containsExactly("SELECT 1", "SELECT 2");
+        assertThat(statements("SELECT 1", Dialect.named("h2"))).containsExactly("SELECT 1");
+        assertThat(statements(" ; -- nothing", Dialect.named("h2"))).isEmpty();
     }
 
     @Test
     void semicolonsInLiteralsAndCommentsDoNotCut() {
-        assertThat(statements("SELECT 'a;b', \"c;d\" /* ; */ -- ;\n FROM t", Dialect.POSTGRESQL)).hasSize(1);
-        assertThat(statements("SELECT $$;$$, $f$ ; $f$", Dialect.POSTGRESQL)).hasSize(1);
-        assertThat(statements("SELECT E'\\';', 1", Dialect.POSTGRESQL)).hasSize(1);
-        assertThat(statements("SELECT 'a\\';', `x;y` # ;\n", Dialect.MYSQL)).hasSize(1);
-        assertThat(statements("SELECT 1 /* a /* b */ ; */", Dialect.POSTGRESQL)).hasSize(1);
+        assertThat(statements("SELECT 'a;b', \"c;d\" /* ; */ -- ;\n FROM t", Dialect.named("postgresql"))).hasSize(1);
+        assertThat(statements("SELECT $$;$$, $f$ ; $f$", Dialect.named("postgresql"))).hasSize(1);
+        assertThat(statements("SELECT E'\\';', 1", Dialect.named("postgresql"))).hasSize(1);
+        assertThat(statements("SELECT 'a\\';', `x;y` # ;\n", Dialect.named("mariadb"))).hasSize(1);
+        assertThat(statements("SELECT 1 /* a /* b */ ; */", Dialect.named("postgresql"))).hasSize(1);
     }
 
     @Test
     void dialectsDifferOnEscapesAndComments() {
         // PostgreSQL: 'C:\' is a whole string; MySQL reads \' as an escaped quote
-        assertThat(statements("SELECT 'C:\\'; DELETE FROM t", Dialect.POSTGRESQL)).hasSize(2);
-        assertThat(statements("SELECT 'C:\\'; DELETE FROM t'", Dialect.MYSQL)).hasSize(1);
+        assertThat(statements("SELECT 'C:\\'; DELETE FROM t", Dialect.named("postgresql"))).hasSize(2);
+        assertThat(statements("SELECT 'C:\\'; DELETE FROM t'", Dialect.named("mariadb"))).hasSize(1);
         // MySQL does not nest block comments: the first */ ends it
-        assertThat(statements("SELECT 1 /* /* */ ; DELETE FROM t", Dialect.MYSQL)).hasSize(2);
-        assertThat(statements("SELECT 1 /* /* */ ; DELETE FROM t */", Dialect.POSTGRESQL)).hasSize(1);
+        assertThat(statements("SELECT 1 /* /* */ ; DELETE FROM t", Dialect.named("mariadb"))).hasSize(2);
+        assertThat(statements("SELECT 1 /* /* */ ; DELETE FROM t */", Dialect.named("postgresql"))).hasSize(1);
         // MySQL: -- needs a blank after it; a$b is a name, not a dollar quote
-        assertThat(statements("SELECT 1--1\n; SELECT a$b; SELECT 2", Dialect.MYSQL)).hasSize(3);
+        assertThat(statements("SELECT 1--1\n; SELECT a$b; SELECT 2", Dialect.named("mariadb"))).hasSize(3);
     }
 
     @Test
     void routineBodiesStayWhole() {
         assertThat(statements("CREATE PROCEDURE p() BEGIN UPDATE t SET a = 1; IF x THEN DELETE FROM u; END IF; END; "
-                + "DELETE FROM v", Dialect.MYSQL)).hasSize(2).last().isEqualTo("DELETE FROM v");
+                + "DELETE FROM v", Dialect.named("mariadb"))).hasSize(2).last().isEqualTo("DELETE FROM v");
         assertThat(statements("CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC UPDATE t SET a = 1; SELECT 1; END",
-                Dialect.POSTGRESQL)).hasSize(1);
+                Dialect.named("postgresql"))).hasSize(1);
     }
 
     @Test
     void reportsMysqlExecutableComments() {
-        assertThat(StatementSplitter.split("INSERT /*! IGNORE */ INTO t VALUES (1)", Dialect.MYSQL).executableComment()).isTrue();
-        assertThat(StatementSplitter.split("INSERT /*!IGNORE*/ INTO t VALUES (1)", Dialect.POSTGRESQL).executableComment()).isFalse();
-        assertThat(StatementSplitter.split("INSERT /* ! */ INTO t VALUES (1)", Dialect.MYSQL).executableComment()).isFalse();
+        assertThat(StatementSplitter.split("INSERT /*! IGNORE */ INTO t VALUES (1)", Dialect.named("mariadb")).executableComment()).isTrue();
+        assertThat(StatementSplitter.split("INSERT /*!IGNORE*/ INTO t VALUES (1)", Dialect.named("postgresql")).executableComment()).isFalse();
+        assertThat(StatementSplitter.split("INSERT /* ! */ INTO t VALUES (1)", Dialect.named("mariadb")).executableComment()).isFalse();
     }
 }

@@ -1,0 +1,116 @@
+package io.jdbcrepl.dialect;
+
+import io.jdbcrepl.intercept.SqlState;
+
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.ServiceLoader;
+
+/**
+ * What the driver knows about one database: how it quotes and folds identifiers, the SQL it
+ * speaks, what it can do. One subclass per database, each in its own package under
+ * {@code io.jdbcrepl.dialect}, registered in {@code META-INF/services/io.jdbcrepl.dialect.Dialect};
+ * the rest of the driver asks the dialect rather than testing which database it is.
+ */
+public abstract class Dialect {
+
+    /**
+     * The family a dialect belongs to, while the code still branches on it (issue 18 moves each
+     * branch into a dialect method, then this goes).
+     */
+    public enum Kind {
+        POSTGRESQL,
+        /** MySQL and MariaDB. */
+        MYSQL,
+        H2;
+
+        /** The dialect of this family's own connector. */
+        public Dialect dialect() {
+            return named(switch (this) {
+                case POSTGRESQL -> "postgresql";
+                case MYSQL -> "mariadb";
+                case H2 -> "h2";
+            });
+        }
+    }
+
+    private static final List<Dialect> ALL = ServiceLoader.load(Dialect.class, Dialect.class.getClassLoader()).stream()
+            .map(ServiceLoader.Provider::get).toList();
+
+    /** The subprotocols of the JDBC URLs this dialect speaks for ({@code postgresql}, {@code mariadb}). */
+    protected abstract List<String> subprotocols();
+
+    /** The dialect's name: its first subprotocol. */
+    public final String name() {
+        return subprotocols().get(0);
+    }
+
+    public abstract Kind kind();
+
+    /** Every dialect this build knows. */
+    public static List<Dialect> all() {
+        return ALL;
+    }
+
+    /** The dialect named {@code name} (a subprotocol: {@code postgresql}, {@code mariadb}, {@code mysql}, {@code h2}). */
+    public static Dialect named(String name) {
+        return ofSubprotocol(name).orElseThrow(() -> new IllegalArgumentException("no dialect " + name));
+    }
+
+    /**
+     * The subprotocol of a JDBC URL, {@code jdbc:<subprotocol>:...} ({@code postgresql}, {@code h2},
+     * another driver's), or "" when it is not one. The one place that reads it from a URL.
+     */
+    public static String subprotocol(String jdbcUrl) {
+        if (jdbcUrl == null || !jdbcUrl.startsWith("jdbc:")) return "";
+        int end = jdbcUrl.indexOf(':', "jdbc:".length());
+        return end < 0 ? "" : jdbcUrl.substring("jdbc:".length(), end);
+    }
+
+    /** The dialect of a JDBC URL, empty for a database the driver does not capture on. */
+    public static Optional<Dialect> ofUrl(String jdbcUrl) {
+        return ofSubprotocol(subprotocol(jdbcUrl));
+    }
+
+    /** The dialect of a JDBC URL; refused (naming the subprotocol) for a database the driver does not capture on. */
+    public static Dialect forUrl(String jdbcUrl) throws SQLException {
+        String subprotocol = subprotocol(jdbcUrl);
+        return ofSubprotocol(subprotocol).orElseThrow(() -> SqlState.REFUSED.exception("jdbc:repl captures and applies on "
+                + String.join(", ", ALL.stream().flatMap(d -> d.subprotocols().stream()).toList()) + ", not on '"
+                + subprotocol + "' (of a URL starting jdbc:" + subprotocol + ":)"));
+    }
+
+    /** The dialect of a JDBC subprotocol, empty for a database the driver does not capture on. */
+    public static Optional<Dialect> ofSubprotocol(String subprotocol) {
+        String wanted = subprotocol == null ? "" : subprotocol.toLowerCase(Locale.ROOT);
+        return ALL.stream().filter(d -> d.subprotocols().contains(wanted)).findFirst();
+    }
+
+    /** An identifier quoted for this dialect's SQL: {@code "name"} unless the dialect says otherwise. */
+    public String quote(String identifier) {
+        return "\"" + identifier.replace("\"", "\"\"") + "\"";
+    }
+
+    /**
+     * The name an identifier written this way stands for: quoted ({@code "Order"}, {@code `Order`})
+     * keeps its case without the quotes; unquoted folds as the dialect does ({@link #fold(String, boolean)}).
+     */
+    public String fold(String identifier) {
+        return Identifiers.isQuoted(identifier) ? Identifiers.unquote(identifier) : fold(identifier, false);
+    }
+
+    /** The name an identifier stands for, given without quotes and whether it was quoted. */
+    public String fold(String name, boolean quoted) {
+        return quoted || name == null ? name : foldUnquoted(name);
+    }
+
+    /** The name an unquoted identifier stands for. */
+    protected abstract String foldUnquoted(String name);
+
+    @Override
+    public String toString() {
+        return name();
+    }
+}

@@ -1,0 +1,29 @@
+package io.jdbcrepl.dialect.postgresql;
+
+import io.jdbcrepl.dialect.Dialect;
+
+import java.util.List;
+
+/** PostgreSQL 12+, through pgjdbc. */
+public class PostgresDialect extends Dialect {
+
+    @Override
+    protected List<String> subprotocols() {
+        return List.of("postgresql");
+    }
+
+    @Override
+    public Kind kind() {
+        return Kind.POSTGRESQL;
+    }
+
+    /** PostgreSQL folds only A-Z (in multibyte encodings). */
+    @Override
+    protected String foldUnquoted(String name) {
+        char[] c = name.toCharArray();
+        for (int i = 0; i < c.length; i++) {
+            if (c[i] >= 'A' && c[i] <= 'Z') c[i] = (char) (c[i] + ('a' - 'A'));
+        }
+        return new String(c);
+    }
+}
