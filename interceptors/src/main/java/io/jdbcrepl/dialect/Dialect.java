@@ -5,14 +5,23 @@ import io.jdbcrepl.intercept.SqlState;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What the driver knows about one database: how it quotes and folds identifiers, the SQL it
  * speaks, what it can do. One subclass per database, each in its own package under
  * {@code io.jdbcrepl.dialect}, registered in {@code META-INF/services/io.jdbcrepl.dialect.Dialect};
  * the rest of the driver asks the dialect rather than testing which database it is.
+ *
+ * <p>What differs per database in one concept (capture, the change log, apply, materialized views)
+ * is an interface of that concept's package, its <em>part</em>; each database implements it in its
+ * own package and the concept asks {@link #part(Class)}. A part that needs no database I/O is listed
+ * by the dialect subclass ({@link #parts()}); one that does lives in the driver module, in the same
+ * vendor package, listed by that package's {@link DialectParts} service. Adding a database means
+ * adding its package, with its dialect and its parts, and registering both.
  */
 public abstract class Dialect {
 
@@ -108,6 +117,42 @@ public abstract class Dialect {
 
     /** The name an unquoted identifier stands for. */
     protected abstract String foldUnquoted(String name);
+
+    /**
+     * This database's implementation of {@code part}, an interface of a concept's package: from
+     * {@link #parts()}, then from the {@link DialectParts} of this dialect's package, then those of
+     * the package of the dialect it extends (MariaDB's parts fall back to MySQL's).
+     *
+     * @throws IllegalStateException when the database has none: a build that misses a part
+     */
+    public final <T> T part(Class<T> part) {
+        return part.cast(found.computeIfAbsent(part, this::findPart));
+    }
+
+    /** The parts this dialect holds itself: none unless a subclass says so. */
+    protected List<Object> parts() {
+        return List.of();
+    }
+
+    private final Map<Class<?>, Object> found = new ConcurrentHashMap<>();
+
+    private Object findPart(Class<?> part) {
+        for (Object p : parts()) {
+            if (part.isInstance(p)) return p;
+        }
+        List<ServiceLoader.Provider<DialectParts>> providers = ServiceLoader.load(DialectParts.class,
+                Dialect.class.getClassLoader()).stream().toList();
+        for (Class<?> c = getClass(); Dialect.class.isAssignableFrom(c); c = c.getSuperclass()) {
+            String pkg = c.getPackageName();
+            for (ServiceLoader.Provider<DialectParts> provider : providers) {
+                if (!provider.type().getPackageName().equals(pkg)) continue; // load only this vendor's classes
+                for (Object p : provider.get().parts()) {
+                    if (part.isInstance(p)) return p;
+                }
+            }
+        }
+        throw new IllegalStateException("the " + name() + " dialect has no " + part.getName());
+    }
 
     @Override
     public String toString() {

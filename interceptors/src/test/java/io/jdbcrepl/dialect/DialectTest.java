@@ -63,4 +63,16 @@ class DialectTest {
         assertThat(Dialect.named("postgresql").fold("ÄBC_1")).isEqualTo("Äbc_1");
         assertThat(Dialect.named("h2").fold("äbc")).isEqualTo("ÄBC");
     }
+
+    @Test
+    void aPartNoDatabaseHasIsRefusedByName() {
+        assertThatThrownBy(() -> Dialect.named("h2").part(Runnable.class)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("h2").hasMessageContaining("java.lang.Runnable");
+    }
+
+    @Test
+    void everyDatabaseIsRegisteredOnceUnderItsSubprotocols() {
+        assertThat(Dialect.all()).extracting(Dialect::name).containsExactlyInAnyOrder("postgresql", "mariadb", "mysql", "h2");
+        assertThat(Dialect.ofUrl("jdbc:mariadb://h/db")).containsSame(Dialect.named("mariadb"));
+    }
 }
