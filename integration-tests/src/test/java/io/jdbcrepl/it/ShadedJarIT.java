@@ -127,6 +127,10 @@ class ShadedJarIT {
     @Test
     void worksAloneWithoutSlf4j() throws Exception {
         URL h2 = org.h2.Driver.class.getProtectionDomain().getCodeSource().getLocation();
+        // DriverManager loads the class path's drivers once, through the context class loader of
+        // its first caller: let that be this JVM's own, not the isolated one, or the tests after
+        // this one in the JVM find no driver
+        java.sql.DriverManager.getDrivers();
         ClassLoader previous = Thread.currentThread().getContextClassLoader();
         try (URLClassLoader isolated = new URLClassLoader(new URL[] {jar.toUri().toURL(), h2},
                 ClassLoader.getPlatformClassLoader())) {
