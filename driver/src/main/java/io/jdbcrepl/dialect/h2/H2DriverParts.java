@@ -9,6 +9,6 @@ public final class H2DriverParts implements DialectParts {
 
     @Override
     public List<Object> parts() {
-        return List.of(new H2LogTableSql(), new H2GrantSql());
+        return List.of(new H2LogTableSql(), new H2GrantSql(), new H2MviewSql(), new H2RefreshSql());
     }
 }

@@ -9,6 +9,6 @@ public final class MySqlDriverParts implements DialectParts {
 
     @Override
     public List<Object> parts() {
-        return List.of(new MySqlLogTableSql(), new MySqlGrantSql());
+        return List.of(new MySqlLogTableSql(), new MySqlGrantSql(), new MySqlMviewSql(), new MySqlRefreshSql());
     }
 }

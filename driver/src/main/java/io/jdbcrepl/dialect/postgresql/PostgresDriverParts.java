@@ -9,6 +9,6 @@ public final class PostgresDriverParts implements DialectParts {
 
     @Override
     public List<Object> parts() {
-        return List.of(new PostgresLogTableSql(), new PostgresGrantSql());
+        return List.of(new PostgresLogTableSql(), new PostgresGrantSql(), new PostgresMviewSql(), new PostgresRefreshSql());
     }
 }
