@@ -9,17 +9,19 @@ import io.jdbcrepl.dialect.Dialect;
 public final class ChangeLogSchema {
 
     private final Dialect dialect;
+    private final LogTableSql sql;
     private final String schema;
 
     /** @param schema the schema (database on MySQL) of the driver's tables, as stored ({@link DriverSchema}) */
     public ChangeLogSchema(Dialect dialect, String schema) {
         this.dialect = dialect;
+        this.sql = dialect.part(LogTableSql.class);
         this.schema = schema;
     }
 
-    /** A driver table's name, quoted and qualified for SQL. */
+    /** A driver table's name (lower case, as unquoted SQL names it), quoted and qualified for SQL. */
     public String table(String name) {
-        return quote(schema) + "." + quote(dialect.kind() == Dialect.Kind.H2 ? name.toUpperCase() : name);
+        return quote(schema) + "." + quote(dialect.fold(name, false));
     }
 
     /**
@@ -28,16 +30,12 @@ public final class ChangeLogSchema {
      * TIMESTAMP made a live subscriber look eight hours silent to a purge in UTC).
      */
     public String now() {
-        return dialect.kind() == Dialect.Kind.POSTGRESQL ? "clock_timestamp()" : "CURRENT_TIMESTAMP(6)";
+        return sql.now();
     }
 
     /** Seconds (with fraction) from a timestamp column of the driver's tables to {@link #now()}, on the server. */
     public String secondsSince(String column) {
-        return switch (dialect.kind()) {
-            case POSTGRESQL -> "extract(epoch FROM clock_timestamp() - " + column + ")";
-            case MYSQL -> "(UNIX_TIMESTAMP(CURRENT_TIMESTAMP(6)) - UNIX_TIMESTAMP(" + column + "))";
-            case H2 -> "(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP(6)) - EXTRACT(EPOCH FROM " + column + "))";
-        };
+        return sql.secondsSince(column);
     }
 
     public String quote(String identifier) {

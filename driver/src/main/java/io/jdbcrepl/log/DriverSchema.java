@@ -43,19 +43,12 @@ public final class DriverSchema {
     /** As {@link #resolve}, but null on MariaDB/MySQL when the connection has no current database. */
     public static String resolveOrNull(Dialect dialect, String configured, Connection connection) throws SQLException {
         if (configured != null) return dialect.fold(configured);
-        if (dialect.kind() != Dialect.Kind.MYSQL) return dialect.fold(DEFAULT);
-        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("SELECT DATABASE()")) {
-            rs.next();
-            String database = rs.getString(1);
-            return database == null ? null : database + "_" + DEFAULT;
-        }
+        return dialect.part(LogTableSql.class).defaultSchema(connection, dialect.fold(DEFAULT));
     }
 
     /** Whether the schema (the database, on MariaDB/MySQL) exists. */
     public static boolean exists(Connection connection, Dialect dialect, String schema) throws SQLException {
-        String sql = dialect.kind() == Dialect.Kind.POSTGRESQL ? "SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = ?"
-                : "SELECT 1 FROM INFORMATION_SCHEMA.SCHEMATA WHERE SCHEMA_NAME = ?";
-        try (PreparedStatement ps = connection.prepareStatement(sql)) {
+        try (PreparedStatement ps = connection.prepareStatement(dialect.part(LogTableSql.class).schemaExists())) {
             ps.setString(1, schema);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next();
@@ -85,11 +78,6 @@ public final class DriverSchema {
     }
 
     private static String createSql(Dialect dialect, String schema) {
-        return switch (dialect.kind()) {
-            case POSTGRESQL -> "CREATE SCHEMA IF NOT EXISTS \"" + schema.replace("\"", "\"\"") + "\"";
-            case H2 -> "CREATE SCHEMA IF NOT EXISTS \"" + schema.replace("\"", "\"\"") + "\"";
-            // a database takes the server's default character set unless told (latin1 on some servers)
-            case MYSQL -> "CREATE DATABASE IF NOT EXISTS `" + schema.replace("`", "``") + "` CHARACTER SET utf8mb4";
-        };
+        return dialect.part(LogTableSql.class).createSchema(schema);
     }
 }

@@ -5,7 +5,9 @@ import io.jdbcrepl.intercept.SqlState;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The least privileges of the three roles a node involves (SPEC 8.7), as GRANT statements for one
@@ -16,7 +18,7 @@ import java.util.List;
  */
 public final class Grants {
 
-    private final Dialect dialect;
+    private final GrantSql sql;
     private final ChangeLogSchema log;
     /** PostgreSQL: the database (for CONNECT); MariaDB: the application's database. */
     private final String database;
@@ -24,7 +26,7 @@ public final class Grants {
     private final String appSchema;
 
     public Grants(Dialect dialect, String driverSchema, String database, String appSchema) {
-        this.dialect = dialect;
+        this.sql = dialect.part(GrantSql.class);
         this.log = new ChangeLogSchema(dialect, driverSchema);
         this.database = database;
         this.appSchema = appSchema;
@@ -32,99 +34,73 @@ public final class Grants {
 
     /** The statements, with comments; each statement on a line of its own, ending with a semicolon. */
     public List<String> statements(String node, String app, String apply, String reader) {
-        if (dialect.kind() == Dialect.Kind.H2) {
-            return List.of("-- H2: an embedded database has one user who owns everything; H2's rights (GRANT on tables and"
-                    + " schemas) exist, but every node's driver and application share that user. No statements.");
-        }
+        Optional<String> nothing = sql.nothingToGrant();
+        if (nothing.isPresent()) return List.of(nothing.get());
         List<String> out = new ArrayList<>();
-        boolean pg = dialect.kind() == Dialect.Kind.POSTGRESQL;
-        out.add("-- jdbc:repl least privileges for node " + node + " (" + (pg ? "PostgreSQL database " + database
-                + ", application schema " + appSchema : "MariaDB/MySQL database " + appSchema) + ", driver tables in "
+        out.add("-- jdbc:repl least privileges for node " + node + " (" + sql.target(database, appSchema) + ", driver tables in "
                 + log.schema() + ").");
         out.add("-- Run as the owner of the driver's tables (the user that ran 'install'), after 'install'.");
         out.add("-- Create the users first if they do not exist:");
-        for (String user : new java.util.LinkedHashSet<>(List.of(app, apply, reader))) {
-            out.add("--   " + (pg ? "CREATE ROLE " + role(user) + " LOGIN PASSWORD '<secret>';"
-                    : "CREATE USER " + role(user) + " IDENTIFIED BY '<secret>';"));
+        for (String user : new LinkedHashSet<>(List.of(app, apply, reader))) {
+            out.add("--   " + sql.createUser(role(user)));
         }
         out.add("");
-        out.add("-- Application user: capture writes repl_log" + (pg ? "" : " and stamps repl_tx under a shared lock"
-                + " on repl_epoch") + " in the application's transactions; connect reads the version of the driver's tables.");
+        out.add("-- Application user: capture writes repl_log" + sql.applicationNote()
+                + " in the application's transactions; connect reads the version of the driver's tables.");
         out.add("-- It also needs SELECT on the replicated tables it changes (capture reads the rows it changes).");
-        if (pg) connect(out, app);
-        grant(out, pg ? "SELECT, INSERT" : "SELECT, INSERT", "repl_log", app);
-        if (pg) {
-            out.add("GRANT USAGE ON SEQUENCE " + log.table("repl_log_position_seq") + " TO " + role(app) + ";");
-        } else {
-            grant(out, "SELECT, INSERT", "repl_tx", app);
-            grant(out, "SELECT", "repl_epoch", app);
-            out.add("-- large UPDATEs and LOAD DATA stage rows in a temporary table of the application's database:");
-            out.add("GRANT CREATE TEMPORARY TABLES ON " + log.quote(appSchema) + ".* TO " + role(app) + ";");
-        }
-        grant(out, "SELECT", "repl_version", app);
+        out.addAll(sql.connect(this, role(app)));
+        out.add(grant("SELECT, INSERT", "repl_log", role(app)));
+        out.addAll(sql.application(this, role(app)));
+        out.add(grant("SELECT", "repl_version", role(app)));
         out.add("");
         out.add("-- Apply user: the user of the process that runs the apply side (the application, unless repl.apply=false;"
                 + " else the 'apply' command's --user). It writes the replicated tables, repl_progress, the error queue"
                 + " and repl_conflict, purges this node's log and drops silent subscribers.");
         out.add("-- When the application runs the apply side (the default), grant these to the application user too.");
-        if (pg) connect(out, apply);
-        grant(out, "SELECT", "repl_version", apply);
-        grant(out, "SELECT, INSERT, UPDATE", "repl_progress", apply);
-        grant(out, "SELECT, UPDATE", "repl_subscriber", apply);
+        out.addAll(sql.connect(this, role(apply)));
+        out.add(grant("SELECT", "repl_version", role(apply)));
+        out.add(grant("SELECT, INSERT, UPDATE", "repl_progress", role(apply)));
+        out.add(grant("SELECT, UPDATE", "repl_subscriber", role(apply)));
         for (String t : List.of("repl_error", "repl_error_lcr", "repl_conflict")) {
-            grant(out, "SELECT, INSERT, UPDATE, DELETE", t, apply);
+            out.add(grant("SELECT, INSERT, UPDATE, DELETE", t, role(apply)));
         }
-        grant(out, "SELECT, DELETE", "repl_log", apply);
-        if (pg) {
-            out.add("GRANT USAGE ON ALL SEQUENCES IN SCHEMA " + log.quote(log.schema()) + " TO " + role(apply) + ";");
-            out.add("-- the replicated tables (here: every table of " + appSchema + "; narrow it to repl.apply.tables):");
-            out.add("GRANT USAGE ON SCHEMA " + log.quote(appSchema) + " TO " + role(apply) + ";");
-            out.add("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA " + log.quote(appSchema) + " TO "
-                    + role(apply) + ";");
-        } else {
-            grant(out, "SELECT, DELETE", "repl_tx", apply);
-            grant(out, "SELECT", "repl_epoch", apply);
-            out.add("-- the replicated tables (here: every table of " + appSchema + "; narrow it to repl.apply.tables):");
-            out.add("GRANT SELECT, INSERT, UPDATE, DELETE ON " + log.quote(appSchema) + ".* TO " + role(apply) + ";");
-            out.add("-- Optional: PROCESS lets the applier see application sessions waiting for its row locks and commit smaller");
-            out.add("-- groups while they do (hot rows during a catch-up); it also shows every session's statements:");
-            out.add("--   GRANT PROCESS ON *.* TO " + role(apply) + ";");
-        }
+        out.add(grant("SELECT, DELETE", "repl_log", role(apply)));
+        out.addAll(sql.apply(this, role(apply)));
         out.add("");
         out.add("-- Peer-reading user: what each peer names as repl.peer." + node + ".user. It reads the log and records"
-                + " the peer's position in repl_subscriber" + (pg ? "" : ", and closes epochs (UPDATE of repl_epoch's"
-                + " one row: how a reader knows every commit of an epoch has ended, without binlog access)") + ".");
+                + " the peer's position in repl_subscriber" + sql.readerNote() + ".");
         out.add("-- It never deletes: this node's apply user purges what every subscriber has consumed. Without the"
                 + " repl_subscriber grant this node cannot purge its log (a WARN on the peer, and 'status' says so).");
-        if (pg) connect(out, reader);
-        grant(out, "SELECT", "repl_log", reader);
-        if (!pg) {
-            out.add("-- MariaDB lets a user connect to a database only with a privilege in it, and the peers' URLs name the"
-                    + " application's database (its name maps the tables); SELECT is also what 'verify' reads:");
-            out.add("GRANT SELECT ON " + log.quote(appSchema) + ".* TO " + role(reader) + ";");
-            grant(out, "SELECT", "repl_tx", reader);
-            grant(out, "SELECT, UPDATE", "repl_epoch", reader);
-        }
-        grant(out, "SELECT, INSERT, UPDATE", "repl_subscriber", reader);
+        out.addAll(sql.connect(this, role(reader)));
+        out.add(grant("SELECT", "repl_log", role(reader)));
+        out.addAll(sql.reader(this, role(reader)));
+        out.add(grant("SELECT, INSERT, UPDATE", "repl_subscriber", role(reader)));
         return out;
     }
 
-    private void connect(List<String> out, String user) {
-        out.add("GRANT CONNECT ON DATABASE " + log.quote(database) + " TO " + role(user) + ";");
-        out.add("GRANT USAGE ON SCHEMA " + log.quote(log.schema()) + " TO " + role(user) + ";");
+    /** {@code GRANT privileges ON <driver table> TO role;} */
+    public String grant(String privileges, String table, String role) {
+        return "GRANT " + privileges + " ON " + log.table(table) + " TO " + role + ";";
     }
 
-    private void grant(List<String> out, String privileges, String table, String user) {
-        out.add("GRANT " + privileges + " ON " + log.table(table) + " TO " + role(user) + ";");
+    /** The driver's tables, as SQL names them. */
+    public ChangeLogSchema log() {
+        return log;
+    }
+
+    /** PostgreSQL: the database (for CONNECT); MariaDB: the application's database. */
+    public String database() {
+        return database;
+    }
+
+    /** The schema of the application's tables (PostgreSQL); MariaDB: the application's database. */
+    public String appSchema() {
+        return appSchema;
     }
 
     /** A role as GRANT names it: PostgreSQL {@code "name"}; MariaDB {@code 'name'@'host'} ({@code name@host}, host {@code %} by default). */
     String role(String user) {
-        if (dialect.kind() == Dialect.Kind.POSTGRESQL) return log.quote(user);
-        int at = user.lastIndexOf('@');
-        String name = at < 0 ? user : user.substring(0, at);
-        String host = at < 0 ? "%" : user.substring(at + 1);
-        return "'" + name.replace("'", "''") + "'@'" + host.replace("'", "''") + "'";
+        return sql.role(this, user);
     }
 
     /**

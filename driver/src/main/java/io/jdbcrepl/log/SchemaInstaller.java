@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Optional;
 
 /**
  * Installs the driver's tables in {@code repl.schema} and keeps them at
@@ -39,11 +40,11 @@ public final class SchemaInstaller {
         if (mode == InstallMode.NONE) throw notCurrent(connection, recorded);
         boolean autoCommit = connection.getAutoCommit();
         try {
-            if (dialect.kind() == Dialect.Kind.POSTGRESQL) {
-                // Concurrent CREATE ... IF NOT EXISTS can still collide on PostgreSQL's catalogs.
+            Optional<String> lock = dialect.part(LogTableSql.class).installLock(tables.schema());
+            if (lock.isPresent()) {
                 connection.setAutoCommit(false);
                 try (Statement s = connection.createStatement()) {
-                    s.execute("SELECT pg_advisory_xact_lock(" + ("jdbc:repl install " + tables.schema()).hashCode() + ")");
+                    s.execute(lock.get());
                 }
             }
             DriverSchema.ensure(connection, dialect, tables.schema(), mode); // its message names the schema to create
@@ -109,17 +110,17 @@ public final class SchemaInstaller {
         }
     }
 
-    /** A name as the database stores it: H2 folds unquoted names to upper case. */
+    /** A name as the database stores it (H2 folds unquoted names to upper case). */
     private String stored(String name) {
-        return dialect.kind() == Dialect.Kind.H2 ? name.toUpperCase(java.util.Locale.ROOT) : name;
+        return dialect.fold(name, false);
     }
 
     /** MySQL's schemas are catalogs in JDBC's metadata. */
     private String catalog() {
-        return dialect.kind() == Dialect.Kind.MYSQL ? tables.schema() : null;
+        return dialect.schemasAreCatalogs() ? tables.schema() : null;
     }
 
     private String schemaPattern() {
-        return dialect.kind() == Dialect.Kind.MYSQL ? null : tables.schema();
+        return dialect.schemasAreCatalogs() ? null : tables.schema();
     }
 }

@@ -32,8 +32,8 @@ final class SchemaUpgrades {
                         new Column("repl_progress", "rewound", "VARCHAR(4000)"))),
                 // 3: LCRs signed with repl.log.key
                 new Step(3, List.of(
-                        new Column("repl_log", "signature", TableDefinitions.signatureType(dialect)),
-                        new Column("repl_error_lcr", "signature", TableDefinitions.signatureType(dialect)))));
+                        new Column("repl_log", "signature", dialect.part(LogTableSql.class).signatureType()),
+                        new Column("repl_error_lcr", "signature", dialect.part(LogTableSql.class).signatureType()))));
     }
 
     /** The steps from version {@code from} to {@link SchemaVersion#CURRENT}, in order. */

@@ -54,12 +54,7 @@ public final class SchemaVersion {
     /** Records {@code version} as the version of the driver's tables (its table exists). */
     void write(Connection connection, int version) throws SQLException {
         String table = tables.table("repl_version");
-        String upsert = switch (dialect.kind()) {
-            case POSTGRESQL -> "INSERT INTO " + table + " (id, version) VALUES (1, ?)"
-                    + " ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version";
-            case MYSQL -> "INSERT INTO " + table + " (id, version) VALUES (1, ?) ON DUPLICATE KEY UPDATE version = VALUES(version)";
-            case H2 -> "MERGE INTO " + table + " (id, version) KEY (id) VALUES (1, ?)";
-        };
+        String upsert = dialect.part(LogTableSql.class).upsertVersion(table);
         try (PreparedStatement ps = connection.prepareStatement(upsert)) {
             ps.setInt(1, version);
             ps.executeUpdate();

@@ -20,7 +20,7 @@ public final class AppliedChanges {
     /** MariaDB: before the apply side's first change to {@code table} in a transaction (see {@link Refresher#lockMaster}). */
     public static void beforeChange(String delegateUrl, String schema, Connection local, Name table) throws SQLException {
         MviewCatalog catalog = catalog(delegateUrl, schema, local);
-        if (catalog.dialect.kind() == Dialect.Kind.MYSQL && catalog.state().onCommitMaster(table)) {
+        if (catalog.dialect.part(MviewSql.class).locksMastersFirst() && catalog.state().onCommitMaster(table)) {
             new Refresher(catalog).lockMaster(local, table);
         }
     }

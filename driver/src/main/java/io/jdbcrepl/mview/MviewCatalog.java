@@ -94,13 +94,13 @@ final class MviewCatalog {
     }
 
     private String fold(String lower) {
-        return dialect.kind() == Dialect.Kind.H2 ? lower.toUpperCase(java.util.Locale.ROOT) : lower;
+        return dialect.fold(lower, false);
     }
 
     boolean installed(Connection raw) throws SQLException {
         DatabaseMetaData md = raw.getMetaData();
         String name = fold("repl_mview");
-        try (ResultSet rs = dialect.kind() == Dialect.Kind.MYSQL ? md.getTables(schema, null, name, null)
+        try (ResultSet rs = dialect.schemasAreCatalogs() ? md.getTables(schema, null, name, null)
                 : md.getTables(null, schema, name, null)) {
             while (rs.next()) {
                 if (name.equals(rs.getString("TABLE_NAME"))) return true;
@@ -119,12 +119,10 @@ final class MviewCatalog {
                     + " or set repl.schema");
         }
         DriverSchema.ensure(raw, dialect, schema, InstallMode.AUTO);
-        String text = switch (dialect.kind()) {
-            case POSTGRESQL, MYSQL -> "TEXT";
-            case H2 -> "VARCHAR(1000000)";
-        };
-        String time = dialect.kind() == Dialect.Kind.MYSQL ? "DATETIME(6)" : "TIMESTAMP(6)";
-        String charset = dialect.kind() == Dialect.Kind.MYSQL ? " DEFAULT CHARSET=utf8mb4" : ""; // whatever the server's default
+        MviewSql sql = dialect.part(MviewSql.class);
+        String text = sql.textType();
+        String time = sql.timestampType();
+        String charset = sql.tableOptions();
         Sql.execute(raw, "CREATE TABLE " + logTable() + " (master_schema VARCHAR(128) NOT NULL,"
                 + " master_table VARCHAR(128) NOT NULL, log_table VARCHAR(128) NOT NULL,"
                 + " primary_key CHAR(1) NOT NULL, row_id CHAR(1) NOT NULL, seq CHAR(1) NOT NULL,"

@@ -81,7 +81,7 @@ final class MviewDdl {
             throw new SQLFeatureNotSupportedException("CREATE MATERIALIZED VIEW LOG ON " + master + " WITH PRIMARY KEY"
                     + " (the default): the table has no primary key", SqlState.REFUSED.code());
         }
-        String name = LogDefinition.logTableName(info.name(), dialect.kind() == Dialect.Kind.H2, n -> exists(raw, master.schema(), n));
+        String name = LogDefinition.logTableName(info.name(), foldsToUpper(), n -> exists(raw, master.schema(), n));
         LogDefinition log = new LogDefinition(stored, name, c.primaryKey(), c.rowid(), c.sequence(), List.copyOf(listed),
                 c.newValues(), info.key());
         catalog.install(raw);
@@ -91,17 +91,18 @@ final class MviewDdl {
     }
 
     private String rowidReason() {
-        return switch (dialect.kind()) {
-            case POSTGRESQL -> "PostgreSQL's ctid changes on every UPDATE and on VACUUM FULL, so it identifies no row for long";
-            case MYSQL -> "MariaDB has no row identifier of its own";
-            case H2 -> "H2's _ROWID_ is not kept by every table rebuild";
-        };
+        return dialect.part(MviewSql.class).rowidReason();
+    }
+
+    /** Whether unquoted names fold to upper case (H2): log tables are named as the database stores unquoted names. */
+    private boolean foldsToUpper() {
+        return "A".equals(dialect.fold("a", false));
     }
 
     private boolean exists(Connection raw, String schema, String table) {
         try {
             DatabaseMetaData md = raw.getMetaData();
-            try (ResultSet rs = dialect.kind() == Dialect.Kind.MYSQL ? md.getTables(schema, null, table, null)
+            try (ResultSet rs = dialect.schemasAreCatalogs() ? md.getTables(schema, null, table, null)
                     : md.getTables(null, schema, table, null)) {
                 while (rs.next()) {
                     if (table.equalsIgnoreCase(rs.getString("TABLE_NAME"))) return true;
@@ -153,13 +154,9 @@ final class MviewDdl {
                 String index = Sql.quote(dialect, view.name() + "$key");
                 if (query.aggregate()) {
                     Sql.execute(raw, "CREATE INDEX " + index + " ON " + table + " (" + columns + ")");
-                } else if (dialect.kind() == Dialect.Kind.MYSQL) { // the master's key is the view's: InnoDB then clusters its rows by it
-                    Sql.execute(raw, "ALTER TABLE " + table + " ADD PRIMARY KEY (" + columns + ")");
                 } else {
-                    Sql.execute(raw, "CREATE UNIQUE INDEX " + index + " ON " + table + " (" + columns + ")");
+                    for (String ddl : dialect.part(MviewSql.class).viewKey(table, index, columns)) Sql.execute(raw, ddl);
                 }
-                // a refresh updates such a view's rows in place: Oracle's PCTFREE 10 leaves room for them
-                if (!query.aggregate() && dialect.kind() == Dialect.Kind.POSTGRESQL) Sql.execute(raw, "ALTER TABLE " + table + " SET (fillfactor = 90)");
             }
         }
         refresher.build(raw, definition);

@@ -137,10 +137,10 @@ public final class MviewSession implements StandbyInterceptor {
         return masters.isEmpty() ? si : new OnCommitStatement(si, masters);
     }
 
-    /** A DROP MATERIALIZED VIEW of a view the driver does not know is PostgreSQL's own. */
+    /** A DROP MATERIALIZED VIEW of a view the driver does not know is the database's own, where it has them (PostgreSQL). */
     private boolean ours(MviewCommand command) throws SQLException {
         if (command instanceof MviewCommand.DropView drop) {
-            return catalog.view(resolve(drop.view())).isPresent() || dialect.kind() != Dialect.Kind.POSTGRESQL;
+            return catalog.view(resolve(drop.view())).isPresent() || !dialect.part(MviewSql.class).ownMaterializedViews();
         }
         return true;
     }
@@ -167,8 +167,7 @@ public final class MviewSession implements StandbyInterceptor {
     }
 
     private boolean sameTable(Name a, Name b) {
-        // MariaDB compares names as its lower_case_table_names says; case-insensitive is the safe side here
-        return dialect.kind() == Dialect.Kind.MYSQL ? a.toString().equalsIgnoreCase(b.toString()) : a.equals(b);
+        return dialect.part(MviewSql.class).namesIgnoreCase() ? a.toString().equalsIgnoreCase(b.toString()) : a.equals(b);
     }
 
     /** The transaction is about to change {@code masters}; MariaDB: lock them first (see {@link Refresher#lockMaster}). */
@@ -176,7 +175,7 @@ public final class MviewSession implements StandbyInterceptor {
         for (Name m : masters) {
             if (dirty.add(m.toString())) {
                 dirtyNames.add(m);
-                if (dialect.kind() == Dialect.Kind.MYSQL) refresher.lockMaster(raw, m);
+                if (dialect.part(MviewSql.class).locksMastersFirst()) refresher.lockMaster(raw, m);
             }
         }
     }

@@ -40,10 +40,12 @@ final class Refresher {
 
     private final MviewCatalog catalog;
     private final Dialect dialect;
+    private final RefreshSql sql;
 
     Refresher(MviewCatalog catalog) {
         this.catalog = catalog;
         this.dialect = catalog.dialect;
+        this.sql = dialect.part(RefreshSql.class);
     }
 
     /** A view's catalog row, locked. */
@@ -195,22 +197,15 @@ final class Refresher {
     private void fast(Connection raw, ViewDefinition view, LogDefinition log, LocalDateTime after, LocalDateTime upTo,
             boolean alone) throws SQLException {
         List<String> key = FastRefresh.refreshKey(view.query(), log);
-        // MariaDB: a locking read sees the rows other refreshes stamped after this transaction's snapshot
-        String current = dialect.kind() == Dialect.Kind.MYSQL ? " LOCK IN SHARE MODE" : "";
+        String current = sql.currentRead();
         List<String> baseColumns = key.stream().map(c -> Sql.quote(dialect, c)).toList();
         String select = key.isEmpty() ? "1" : String.join(", ", baseColumns);
-        String later = " WHERE " + snaptime() + " > " + Sql.timestamp(after);
-        String sql;
-        if (!alone) {
-            sql = "SELECT DISTINCT " + select + " FROM " + logTable(log) + later + " AND " + snaptime() + " <= "
-                    + Sql.timestamp(upTo) + current;
-        } else if (dialect.kind() == Dialect.Kind.H2) {
-            sql = "SELECT DISTINCT " + select + " FROM OLD TABLE (DELETE FROM " + logTable(log) + later + ")";
-        } else {
-            sql = "DELETE FROM " + logTable(log) + later + " RETURNING " + select;
-        }
+        String later = snaptime() + " > " + Sql.timestamp(after);
+        String read = alone ? sql.deleteReturning(logTable(log), later, select)
+                : "SELECT DISTINCT " + select + " FROM " + logTable(log) + " WHERE " + later + " AND " + snaptime() + " <= "
+                        + Sql.timestamp(upTo) + current;
         java.util.Set<List<Object>> distinct = new java.util.LinkedHashSet<>();
-        try (PreparedStatement ps = raw.prepareStatement(sql)) {
+        try (PreparedStatement ps = raw.prepareStatement(read)) {
             // execute(): MySQL Connector/J refuses executeQuery() for a DELETE … RETURNING
             if (ps.execute()) {
                 try (ResultSet rs = ps.getResultSet()) {
@@ -243,16 +238,10 @@ final class Refresher {
             if (!table.unique()) {
                 Sql.update(raw, "DELETE FROM " + mv + " WHERE " + inView.sql(), inView.parameters());
                 Sql.update(raw, "INSERT INTO " + mv + " " + rows + current, inMaster.parameters());
-            } else if (dialect.kind() == Dialect.Kind.POSTGRESQL) {
-                inPlacePostgres(raw, mv, table, inView, rows, inMaster.parameters());
             } else {
-                // the rows of these keys that the master no longer has (or that no longer match), then an upsert
-                String keys = table.key().size() == 1 ? table.key().get(0) : "(" + String.join(", ", table.key()) + ")";
-                List<Object> both = new ArrayList<>(inView.parameters());
-                both.addAll(inMaster.parameters());
-                Sql.update(raw, "DELETE FROM " + mv + " WHERE (" + inView.sql() + ") AND " + keys + " NOT IN (SELECT "
-                        + String.join(", ", table.key()) + " FROM (" + rows + current + ") repl_n)", both);
-                Sql.update(raw, upsert(mv, table, rows + current), inMaster.parameters());
+                for (BoundSql s : sql.refreshInPlace(mv, table, inView, new BoundSql(rows, inMaster.parameters()))) {
+                    Sql.update(raw, s.sql(), s.parameters());
+                }
             }
         }
     }
@@ -260,73 +249,26 @@ final class Refresher {
     /**
      * A key value read from the log, to be bound again with every fractional digit: a time as a
      * {@code LocalTime} ({@code getObject} gives a {@code java.sql.Time}, which keeps milliseconds);
-     * MySQL family: a time or timestamp as text (MySQL Connector/J drops the fraction of bound
-     * temporals on MariaDB).
+     * where the database asks ({@link RefreshSql#temporalsAsText}), a time or timestamp as text.
      */
     private Object keyValue(ResultSet rs, int column) throws SQLException {
         Object v = rs.getObject(column);
         if (v instanceof java.sql.Time && !rs.getMetaData().getColumnTypeName(column).toLowerCase(java.util.Locale.ROOT).contains("tz")) {
             v = rs.getObject(column, java.time.LocalTime.class);
         }
-        if (dialect.kind() != Dialect.Kind.MYSQL) return v;
+        if (!sql.temporalsAsText()) return v;
         if (v instanceof java.sql.Timestamp) v = rs.getObject(column, LocalDateTime.class);
         String text = TemporalText.of(v);
         return text != null ? text : v;
     }
 
     /**
-     * One statement: the keys' rows computed once from the master; the view's rows of those keys
-     * that are not among them deleted; the others inserted, or updated where a value differs (an
-     * unchanged row is not written; a changed one is updated in place, a HOT update when the page
-     * has room: the view tables keep 10 % free, Oracle's PCTFREE).
-     */
-    private static void inPlacePostgres(Connection raw, String mv, ViewTable table, KeyMatch inView, String rows,
-            List<Object> rowParameters) throws SQLException {
-        StringBuilder sql = new StringBuilder("WITH repl_n AS MATERIALIZED (").append(rows).append("), repl_d AS (DELETE FROM ")
-                .append(mv).append(" repl_v WHERE (").append(inView.sql()).append(") AND NOT EXISTS (SELECT 1 FROM repl_n WHERE ");
-        for (int i = 0; i < table.key().size(); i++) {
-            String k = table.key().get(i);
-            if (i > 0) sql.append(" AND ");
-            sql.append("repl_n.").append(k).append(" = repl_v.").append(k);
-        }
-        sql.append(")) INSERT INTO ").append(mv).append(" AS repl_v SELECT * FROM repl_n ON CONFLICT (")
-                .append(String.join(", ", table.key())).append(')');
-        if (table.others().isEmpty()) {
-            sql.append(" DO NOTHING");
-        } else {
-            List<String> set = new ArrayList<>();
-            List<String> old = new ArrayList<>();
-            List<String> excluded = new ArrayList<>();
-            for (String c : table.others()) {
-                set.add(c + " = EXCLUDED." + c);
-                old.add("repl_v." + c);
-                excluded.add("EXCLUDED." + c);
-            }
-            sql.append(" DO UPDATE SET ").append(String.join(", ", set)).append(" WHERE (").append(String.join(", ", old))
-                    .append(") IS DISTINCT FROM (").append(String.join(", ", excluded)).append(')');
-        }
-        List<Object> parameters = new ArrayList<>(rowParameters);
-        parameters.addAll(inView.parameters());
-        Sql.update(raw, sql.toString(), parameters);
-    }
-
-    /** MariaDB and H2: the rows inserted, or (same key) updated; MariaDB writes a row only when a value differs. */
-    private String upsert(String mv, ViewTable table, String rows) {
-        if (dialect.kind() == Dialect.Kind.H2) return "MERGE INTO " + mv + " KEY (" + String.join(", ", table.key()) + ") " + rows;
-        List<String> set = new ArrayList<>();
-        // qualified: the master has columns of the same names
-        for (String c : table.others()) set.add(mv + "." + c + " = VALUES(" + c + ")");
-        String k = mv + "." + table.key().get(0);
-        if (set.isEmpty()) set.add(k + " = " + k); // a view of keys alone: nothing to update
-        return "INSERT INTO " + mv + " " + rows + " ON DUPLICATE KEY UPDATE " + String.join(", ", set);
-    }
-
-    /**
-     * PostgreSQL and H2: one key column without NULLs is matched with {@code = ANY(?)} and one array
-     * (a plan for any number of keys, and no parsing of thousands of parameters); else {@link KeyMatch}.
+     * Where the database binds arrays ({@link RefreshSql#arrayParameters}), one key column without
+     * NULLs is matched with {@code = ANY(?)} and one array (a plan for any number of keys, and no
+     * parsing of thousands of parameters); else {@link KeyMatch}.
      */
     private KeyMatch match(Connection raw, List<String> columns, List<Object[]> tuples) throws SQLException {
-        String type = columns.size() == 1 && dialect.kind() != Dialect.Kind.MYSQL ? arrayType(tuples) : null;
+        String type = columns.size() == 1 && sql.arrayParameters() ? arrayType(tuples) : null;
         if (type == null) return KeyMatch.of(columns, tuples);
         Object[] values = new Object[tuples.size()];
         for (int i = 0; i < values.length; i++) values[i] = tuples.get(i)[0];

@@ -40,7 +40,7 @@ final class Sql {
 
     /** A column name as the dialect stores an unquoted one (SNAPTIME$$ on H2 and MariaDB, snaptime$$ on PostgreSQL). */
     static String column(Dialect dialect, String upperName) {
-        return dialect.kind() == Dialect.Kind.POSTGRESQL ? upperName.toLowerCase(java.util.Locale.ROOT) : upperName;
+        return dialect.fold(upperName, false);
     }
 
     static void execute(Connection c, String sql) throws SQLException {

@@ -22,7 +22,7 @@ import java.util.TreeSet;
  * with its key as PRIMARY KEY or UNIQUE index): then it is refreshed in place, writing only the rows
  * whose values changed.
  */
-record ViewTable(List<String> key, List<String> others, boolean unique) {
+public record ViewTable(List<String> key, List<String> others, boolean unique) {
 
     /** The columns of the view's table that hold the master's {@code key} columns, and the rest. */
     static ViewTable read(Connection raw, Dialect dialect, ViewDefinition view, List<String> key) throws SQLException {
@@ -52,12 +52,24 @@ record ViewTable(List<String> key, List<String> others, boolean unique) {
         return new ViewTable(keyNames.stream().map(n -> Sql.quote(dialect, n)).toList(), others, unique);
     }
 
+    /**
+     * Deletes the view's rows of {@code inView}'s keys that {@code rows} (the keys' rows computed
+     * from the master) no longer has, or no longer match: before an upsert of {@code rows}.
+     */
+    public BoundSql deleteGone(String view, KeyMatch inView, BoundSql rows) {
+        String keys = key.size() == 1 ? key.get(0) : "(" + String.join(", ", key) + ")";
+        List<Object> both = new ArrayList<>(inView.parameters());
+        both.addAll(rows.parameters());
+        return new BoundSql("DELETE FROM " + view + " WHERE (" + inView.sql() + ") AND " + keys + " NOT IN (SELECT "
+                + String.join(", ", key) + " FROM (" + rows.sql() + ") repl_n)", both);
+    }
+
     /** Whether one unique index (or the primary key) of {@code table} has exactly {@code columns}. */
     private static boolean uniqueIndexOn(Connection raw, Dialect dialect, Name table, List<String> columns) throws SQLException {
         Set<String> wanted = new TreeSet<>();
         for (String c : columns) wanted.add(c.toLowerCase(Locale.ROOT));
-        String catalog = dialect.kind() == Dialect.Kind.MYSQL ? table.schema() : null;
-        String schema = dialect.kind() == Dialect.Kind.MYSQL ? null : table.schema();
+        String catalog = dialect.schemasAreCatalogs() ? table.schema() : null;
+        String schema = dialect.schemasAreCatalogs() ? null : table.schema();
         for (List<String> index : TableCatalog.uniqueIndexes(raw.getMetaData(), catalog, schema, table.name()).values()) {
             if (index.contains(null)) continue; // on an expression
             Set<String> has = new TreeSet<>();

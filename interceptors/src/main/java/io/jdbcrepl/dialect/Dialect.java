@@ -158,4 +158,17 @@ public abstract class Dialect {
     public String toString() {
         return name();
     }
+
+    // ---- log, mview ----
+
+    /**
+     * Whether JDBC's metadata names a schema as a catalog (MySQL, where a schema is a database):
+     * then {@code getTables(schema, null, ...)} finds a schema's tables, else {@code getTables(null, schema, ...)}.
+     */
+    public boolean schemasAreCatalogs() {
+        return false;
+    }
+
+    /** The database as messages name it ({@code PostgreSQL}, {@code MySQL/MariaDB}, {@code H2}). */
+    public abstract String product();
 }

@@ -185,11 +185,11 @@ public final class MviewParser {
                     } else if (accept("OBJECT")) {
                         expect("ID");
                         throw new SQLFeatureNotSupportedException("CREATE MATERIALIZED VIEW LOG ON " + table
-                                + " WITH OBJECT ID: object tables do not exist on " + vendor()
+                                + " WITH OBJECT ID: object tables do not exist on " + dialect.product()
                                 + "; use WITH PRIMARY KEY or WITH ROWID", SqlState.REFUSED.code());
                     } else if (accept("COMMIT")) {
                         throw new SQLFeatureNotSupportedException("CREATE MATERIALIZED VIEW LOG ON " + table
-                                + " WITH COMMIT SCN is not supported: there is no SCN on " + vendor(), SqlState.REFUSED.code());
+                                + " WITH COMMIT SCN is not supported: there is no SCN on " + dialect.product(), SqlState.REFUSED.code());
                     } else {
                         throw syntax("expected PRIMARY KEY, ROWID, SEQUENCE or a column list after WITH" + near(peek()));
                     }
@@ -355,14 +355,6 @@ public final class MviewParser {
 
     private SQLException syntax(String message) {
         return new SQLSyntaxErrorException(message + " in: " + abbreviate(sql), SqlState.SYNTAX_ERROR.code());
-    }
-
-    private String vendor() {
-        return switch (dialect.kind()) {
-            case POSTGRESQL -> "PostgreSQL";
-            case MYSQL -> "MySQL/MariaDB";
-            case H2 -> "H2";
-        };
     }
 
     static String abbreviate(String sql) {

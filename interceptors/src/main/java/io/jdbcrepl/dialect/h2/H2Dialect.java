@@ -22,4 +22,11 @@ public class H2Dialect extends Dialect {
     protected String foldUnquoted(String name) {
         return name.toUpperCase(Locale.ROOT);
     }
+
+    // ---- log, mview ----
+
+    @Override
+    public String product() {
+        return "H2";
+    }
 }

@@ -27,4 +27,16 @@ public class MySqlDialect extends Dialect {
     protected String foldUnquoted(String name) {
         return name;
     }
+
+    // ---- log, mview ----
+
+    @Override
+    public boolean schemasAreCatalogs() {
+        return true;
+    }
+
+    @Override
+    public String product() {
+        return "MySQL/MariaDB";
+    }
 }

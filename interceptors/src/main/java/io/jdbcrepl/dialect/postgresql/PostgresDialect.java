@@ -26,4 +26,11 @@ public class PostgresDialect extends Dialect {
         }
         return new String(c);
     }
+
+    // ---- log, mview ----
+
+    @Override
+    public String product() {
+        return "PostgreSQL";
+    }
 }

@@ -1,5 +1,6 @@
-package io.jdbcrepl.mview;
+package io.jdbcrepl.dialect.h2;
 
+import io.jdbcrepl.mview.LogTrigger;
 import org.h2.api.Trigger;
 
 import java.sql.Connection;
@@ -12,9 +13,9 @@ import java.util.Objects;
 
 /**
  * H2's row trigger for a materialized view log (H2 runs Java triggers only): the same rows as the
- * PostgreSQL and MariaDB triggers of {@link LogTables}. Its name carries the log table and whether
+ * PostgreSQL and MariaDB triggers ({@link LogTrigger}). Its name carries the log table and whether
  * the log has new values; the columns are read from the log table when H2 loads the trigger.
- * Only H2 loads this class (by name, {@link LogTables#H2_TRIGGER_CLASS}): it implements H2's
+ * Only H2 loads this class (by name, {@link H2MviewSql#TRIGGER_CLASS}): it implements H2's
  * interface, which other vendors' applications do not have.
  */
 public final class H2LogTrigger implements Trigger {
@@ -30,8 +31,8 @@ public final class H2LogTrigger implements Trigger {
     @Override
     public void init(Connection conn, String schemaName, String triggerName, String tableName, boolean before, int type)
             throws SQLException {
-        newValues = LogTables.h2TriggerHasNewValues(triggerName);
-        String logTable = triggerName.substring(0, triggerName.length() - LogTables.h2TriggerName("", newValues).length());
+        newValues = H2MviewSql.hasNewValues(triggerName);
+        String logTable = triggerName.substring(0, triggerName.length() - H2MviewSql.triggerSuffix(newValues).length());
         List<String> master = columns(conn, schemaName, tableName);
         masterColumns = master.size();
         List<String> keyColumns = new ArrayList<>();
@@ -78,12 +79,12 @@ public final class H2LogTrigger implements Trigger {
     public void fire(Connection conn, Object[] oldRow, Object[] newRow) throws SQLException {
         try (PreparedStatement ps = conn.prepareStatement(insert)) {
             if (oldRow == null) {
-                write(ps, newRow, "I", "N", LogTables.allColumns(masterColumns));
+                write(ps, newRow, "I", "N", LogTrigger.allColumns(masterColumns));
             } else if (newRow == null) {
-                write(ps, oldRow, "D", "O", LogTables.allColumns(masterColumns));
+                write(ps, oldRow, "D", "O", LogTrigger.allColumns(masterColumns));
             } else if (keyChanged(oldRow, newRow)) {
-                write(ps, oldRow, "D", "O", LogTables.allColumns(masterColumns));
-                write(ps, newRow, "I", "N", LogTables.allColumns(masterColumns));
+                write(ps, oldRow, "D", "O", LogTrigger.allColumns(masterColumns));
+                write(ps, newRow, "I", "N", LogTrigger.allColumns(masterColumns));
             } else {
                 byte[] vector = new byte[masterColumns / 8 + 1];
                 for (int i = 0; i < masterColumns; i++) {
