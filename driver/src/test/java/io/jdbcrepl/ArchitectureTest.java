@@ -123,7 +123,6 @@ class ArchitectureTest {
             "capture.sql.CopyFrom constant", "capture.sql.DmlReader constant",
             "capture.sql.LoadData constant", "capture.sql.Parsed constant", "capture.sql.SqlClassifier constant",
             "capture.sql.SqlLexer constant",
-            "demo.DemoCluster constant",
             "log.ChangeLogSchema constant", "log.DriverSchema constant",
             "log.Grants constant", "log.SchemaInstaller constant", "log.SchemaVersion constant", "log.TableDefinitions constant",
             "mview.AppliedChanges constant", "mview.H2LogTrigger class", "mview.H2LogTrigger named",
@@ -133,10 +132,9 @@ class ArchitectureTest {
             "node.CaptureSession constant", "node.GeneratedKeysResult constant",
             "node.LockingCapabilities constant", "node.LockingRun constant",
             "node.LockingTransaction constant",
-            "node.MariaDbSessionZone named", "node.Node constant", "node.PlannedSqlBinder constant",
-            "node.PostgresNotifier named", "node.PostgresStatementCapture named", "node.PostgresViews name",
-            "node.PostgresViews named", "node.TableCatalog constant", "node.TableRules constant",
-            "verify.TableVerifier constant");
+            "node.MariaDbSessionZone named", "node.PlannedSqlBinder constant",
+            "node.PostgresStatementCapture named", "node.PostgresViews name",
+            "node.PostgresViews named");
 
     @Test
     void vendorKnowledgeOnlyInDialectPackages() {

@@ -158,4 +158,14 @@ public abstract class Dialect {
     public String toString() {
         return name();
     }
+
+    // ---- node ----
+
+    /**
+     * Whether unquoted identifiers fold to upper case (H2), which decides how configured names
+     * ({@code repl.tables}, {@code repl.key.<table>}) match stored ones.
+     */
+    public boolean foldsToUpper() {
+        return "A".equals(foldUnquoted("a"));
+    }
 }

@@ -1,0 +1,19 @@
+package io.jdbcrepl.dialect.h2;
+
+import io.jdbcrepl.dialect.DialectParts;
+import io.jdbcrepl.node.Notifier;
+
+import java.util.List;
+
+/** H2's parts that do database I/O. */
+public final class H2DriverParts implements DialectParts {
+
+    @Override
+    public List<Object> parts() {
+        return List.of(
+                new H2Catalogs(),
+                Notifier.NONE,
+                new H2VerifySql(),
+                new H2DemoDatabase());
+    }
+}

@@ -1,0 +1,19 @@
+package io.jdbcrepl.dialect.mysql;
+
+import io.jdbcrepl.dialect.DialectParts;
+import io.jdbcrepl.node.Notifier;
+
+import java.util.List;
+
+/** MySQL's and MariaDB's parts that do database I/O. */
+public final class MySqlDriverParts implements DialectParts {
+
+    @Override
+    public List<Object> parts() {
+        return List.of(
+                new MySqlCatalogs(),
+                Notifier.NONE,
+                new MySqlVerifySql(),
+                new MySqlDemoDatabase());
+    }
+}

@@ -1,0 +1,19 @@
+package io.jdbcrepl.dialect.postgresql;
+
+import io.jdbcrepl.dialect.DialectParts;
+import io.jdbcrepl.node.Notifier;
+
+import java.util.List;
+
+/** PostgreSQL's parts that do database I/O. */
+public final class PostgresDriverParts implements DialectParts {
+
+    @Override
+    public List<Object> parts() {
+        return List.of(
+                new PostgresCatalogs(),
+                (Notifier) PostgresNotifier::new,
+                new PostgresVerifySql(),
+                new PostgresDemoDatabase());
+    }
+}
