@@ -133,8 +133,10 @@ class ArchitectureTest {
             "node.LockingCapabilities constant", "node.LockingRun constant",
             "node.LockingTransaction constant",
             "node.MariaDbSessionZone named", "node.PlannedSqlBinder constant",
-            "node.PostgresStatementCapture named", "node.PostgresViews name",
-            "node.PostgresViews named");
+            "node.PostgresStatementCapture named",
+            // PostgresViews moves to dialect.postgresql behind a node part once CaptureSession, which makes it and
+            // whose stageLoad it calls, asks for it through that part (CaptureSession is the capture step's)
+            "node.PostgresViews name", "node.PostgresViews named");
 
     @Test
     void vendorKnowledgeOnlyInDialectPackages() {
