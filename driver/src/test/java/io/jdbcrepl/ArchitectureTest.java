@@ -123,14 +123,14 @@ class ArchitectureTest {
             "capture.sql.CopyFrom constant", "capture.sql.DmlReader constant",
             "capture.sql.LoadData constant", "capture.sql.Parsed constant", "capture.sql.SqlClassifier constant",
             "capture.sql.SqlLexer constant",
-            "demo.DemoCluster constant",
             "node.CaptureSession constant", "node.GeneratedKeysResult constant",
             "node.LockingCapabilities constant", "node.LockingRun constant",
             "node.LockingTransaction constant",
-            "node.MariaDbSessionZone named", "node.Node constant", "node.PlannedSqlBinder constant",
-            "node.PostgresNotifier named", "node.PostgresStatementCapture named", "node.PostgresViews name",
-            "node.PostgresViews named", "node.TableCatalog constant", "node.TableRules constant",
-            "verify.TableVerifier constant");
+            "node.MariaDbSessionZone named", "node.PlannedSqlBinder constant",
+            "node.PostgresStatementCapture named",
+            // PostgresViews moves to dialect.postgresql behind a node part once CaptureSession, which makes it and
+            // whose stageLoad it calls, asks for it through that part (CaptureSession is the capture step's)
+            "node.PostgresViews name", "node.PostgresViews named");
 
     @Test
     void vendorKnowledgeOnlyInDialectPackages() {

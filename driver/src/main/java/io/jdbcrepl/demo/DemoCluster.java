@@ -89,7 +89,7 @@ final class DemoCluster implements AutoCloseable {
         for (int i = 1; i <= count; i++) {
             String raw = "jdbc:h2:mem:repl_demo_" + run + "_n" + i + ";DB_CLOSE_DELAY=-1";
             nodes.add(new DemoNode("n" + i, "jdbc:repl:" + raw.substring("jdbc:".length()), raw, new Properties(),
-                    Dialect.Kind.H2.dialect()));
+                    Dialect.ofUrl(raw).orElseThrow()));
         }
         return new DemoCluster(nodes, true);
     }
@@ -206,21 +206,19 @@ final class DemoCluster implements AutoCloseable {
     }
 
     private static List<String> ddl(Dialect dialect) {
-        String ts = switch (dialect.kind()) {
-            case MYSQL -> "DATETIME(6)";
-            default -> "TIMESTAMP(6)";
-        };
-        String engine = dialect.kind() == Dialect.Kind.MYSQL ? " ENGINE=InnoDB" : "";
+        DemoDatabase database = dialect.part(DemoDatabase.class);
+        String ts = database.timestampType();
+        String options = database.tableOptions();
         return List.of(
                 "CREATE TABLE demo_employees (employee_id INT PRIMARY KEY, first_name VARCHAR(20),"
                         + " last_name VARCHAR(25) NOT NULL, salary DECIMAL(8,2), commission_pct DECIMAL(2,2),"
-                        + " department_id INT, updated_at " + ts + ")" + engine,
-                "CREATE TABLE demo_counters (id INT PRIMARY KEY, name VARCHAR(40) NOT NULL, hits BIGINT NOT NULL)" + engine,
+                        + " department_id INT, updated_at " + ts + ")" + options,
+                "CREATE TABLE demo_counters (id INT PRIMARY KEY, name VARCHAR(40) NOT NULL, hits BIGINT NOT NULL)" + options,
                 "CREATE TABLE demo_orders (id BIGINT PRIMARY KEY, customer VARCHAR(40) NOT NULL,"
-                        + " status VARCHAR(16) NOT NULL, amount DECIMAL(10,2) NOT NULL, updated_at " + ts + ")" + engine,
+                        + " status VARCHAR(16) NOT NULL, amount DECIMAL(10,2) NOT NULL, updated_at " + ts + ")" + options,
                 "CREATE TABLE demo_badges (code VARCHAR(40) PRIMARY KEY, holder VARCHAR(40) NOT NULL,"
-                        + " granted_at " + ts + ")" + engine,
-                "CREATE TABLE demo_heartbeat (node VARCHAR(16) PRIMARY KEY, seq BIGINT NOT NULL)" + engine);
+                        + " granted_at " + ts + ")" + options,
+                "CREATE TABLE demo_heartbeat (node VARCHAR(16) PRIMARY KEY, seq BIGINT NOT NULL)" + options);
     }
 
     /** Employee 200 is the seed's (salary 4400); 100..104 take the random salary updates. */
@@ -266,12 +264,7 @@ final class DemoCluster implements AutoCloseable {
     /** "n1 (H2, in memory)" or "n1 (PostgreSQL)" for the summary. */
     String describe(int i) {
         DemoNode node = nodes.get(i);
-        String vendor = switch (node.dialect().kind()) {
-            case POSTGRESQL -> "PostgreSQL";
-            case MYSQL -> "MariaDB/MySQL";
-            case H2 -> "H2";
-        };
-        return vendor + (embedded ? ", in memory" : "");
+        return node.dialect().part(DemoDatabase.class).label() + (embedded ? ", in memory" : "");
     }
 
     /** Stops the nodes' inbound servers in this JVM, then frees the embedded databases. */

@@ -74,8 +74,8 @@ public final class Node {
     private final Map<String, Optional<TableInfo>> tables = new ConcurrentHashMap<>();
     private final PlanCache planCache = new PlanCache(1024);
     private final LocalDatabase database;
-    /** PostgreSQL: NOTIFY after captured commits; null elsewhere. */
-    private final PostgresNotifier notifier;
+    /** Tells peers in other processes of captured commits (PostgreSQL: NOTIFY), where the database can. */
+    private final Notifier.Sender notifier;
 
     private Node(String key, String name, ReplConfig config, Dialect dialect, String logSchema, String homeSchema,
             LocalDatabase database) {
@@ -87,7 +87,7 @@ public final class Node {
         this.homeSchema = homeSchema;
         this.changeLog = new ChangeLogSchema(dialect, logSchema);
         this.database = database;
-        this.notifier = dialect.kind() == Dialect.Kind.POSTGRESQL ? new PostgresNotifier(name, database) : null;
+        this.notifier = dialect.part(Notifier.class).sender(name, database);
     }
 
     /**
@@ -106,7 +106,7 @@ public final class Node {
             if (node != null && node.config.replProperties().equals(config.replProperties()) && node.logExists(raw)) {
                 return node;
             }
-            if (node != null && node.notifier != null) node.notifier.close(0);
+            if (node != null) node.notifier.close(0);
             // SPEC 5.4: a custom handler class that cannot be instantiated fails connect (22023)
             ClassLoader context = Thread.currentThread().getContextClassLoader();
             CustomHandlers.load(config.dmlHandlers(), context != null ? context : Node.class.getClassLoader());
@@ -154,7 +154,7 @@ public final class Node {
     /** A transaction of this node committed captured changes: wake the readers of its log. */
     void committed() {
         CommitSignal.of(name).fire();
-        if (notifier != null) notifier.request();
+        notifier.request();
     }
 
     /** Node name, database URL, schema and user, as one string: what identifies the node in this JVM. */
@@ -190,19 +190,15 @@ public final class Node {
     public static void stopAll() {
         inbound.stopAll();
         synchronized (NODES) {
-            for (Node node : NODES.values()) {
-                if (node.notifier != null) node.notifier.stop();
-            }
+            for (Node node : NODES.values()) node.notifier.stop();
         }
     }
 
     /** Forgets every node and ends their threads (the driver was deregistered), waiting a little for them. */
     public static void closeAll() {
-        List<PostgresNotifier> notifiers = new ArrayList<>();
+        List<Notifier.Sender> notifiers = new ArrayList<>();
         synchronized (NODES) {
-            for (Node node : NODES.values()) {
-                if (node.notifier != null) notifiers.add(node.notifier);
-            }
+            for (Node node : NODES.values()) notifiers.add(node.notifier);
             NODES.clear();
             LEASES.clear();
             generation++; // leases of connections still open end as no-ops
@@ -211,7 +207,7 @@ public final class Node {
             IDLE_STOPPED.clear();
         }
         long deadline = System.nanoTime() + 2_000_000_000L;
-        for (PostgresNotifier n : notifiers) n.close(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+        for (Notifier.Sender n : notifiers) n.close(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
     }
 
     /**
@@ -281,7 +277,7 @@ public final class Node {
             stopServer = inbound.detach(this);
             if (stopServer != null) IDLE_STOPPED.add(key);
             Node current = NODES.get(key);
-            if (current != null && current.notifier != null) current.notifier.stop();
+            if (current != null) current.notifier.stop();
         }
         if (stopServer != null) stopServer.run();
     }
@@ -366,7 +362,7 @@ public final class Node {
     }
 
     public boolean foldsToUpper() {
-        return dialect.kind() == Dialect.Kind.H2;
+        return dialect.foldsToUpper();
     }
 
     /** A replicated table's metadata, loaded once; empty when the table does not exist. */
@@ -415,10 +411,11 @@ public final class Node {
     public List<String> keylessTables(Connection raw) throws SQLException {
         String current = TableCatalog.currentSchema(raw, dialect);
         List<String[]> candidates = new ArrayList<>();
-        String catalog = dialect.kind() == Dialect.Kind.MYSQL ? current : null;
+        boolean catalogs = dialect.part(Catalogs.class).schemasAreCatalogs();
+        String catalog = catalogs ? current : null;
         try (java.sql.ResultSet rs = raw.getMetaData().getTables(catalog, null, "%", new String[] {"TABLE"})) {
             while (rs.next()) {
-                String schema = rs.getString(dialect.kind() == Dialect.Kind.MYSQL ? "TABLE_CAT" : "TABLE_SCHEM");
+                String schema = rs.getString(catalogs ? "TABLE_CAT" : "TABLE_SCHEM");
                 String table = rs.getString("TABLE_NAME");
                 if (schema == null || SYSTEM_SCHEMAS.contains(schema.toLowerCase(Locale.ROOT))) continue;
                 if (!config.isReplicated(schema, table, current, foldsToUpper())) continue;

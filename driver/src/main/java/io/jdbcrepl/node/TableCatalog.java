@@ -7,10 +7,8 @@ import io.jdbcrepl.lcr.ValueType;
 
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,13 +24,7 @@ public final class TableCatalog {
 
     /** The connection's current schema (the database, on MySQL/MariaDB). */
     public static String currentSchema(Connection connection, Dialect dialect) throws SQLException {
-        if (dialect.kind() == Dialect.Kind.MYSQL) {
-            try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("SELECT DATABASE()")) {
-                rs.next();
-                return rs.getString(1);
-            }
-        }
-        return connection.getSchema();
+        return dialect.part(Catalogs.class).currentSchema(connection);
     }
 
     /**
@@ -41,12 +33,13 @@ public final class TableCatalog {
      */
     public static Optional<TableInfo> load(Connection connection, Dialect dialect, String schema, String table,
             List<String> keyOverride) throws SQLException {
+        Catalogs catalogs = dialect.part(Catalogs.class);
         DatabaseMetaData md = connection.getMetaData();
         String escape = md.getSearchStringEscape();
         String tablePattern = escapePattern(table, escape);
         // MySQL and MariaDB call a schema a catalog in JDBC.
-        String catalog = dialect.kind() == Dialect.Kind.MYSQL ? schema : null;
-        String schemaPattern = dialect.kind() == Dialect.Kind.MYSQL ? null : escapePattern(schema, escape);
+        String catalog = catalogs.schemasAreCatalogs() ? schema : null;
+        String schemaPattern = catalogs.schemasAreCatalogs() ? null : escapePattern(schema, escape);
 
         List<ColumnInfo> columns = new ArrayList<>();
         try (ResultSet rs = md.getColumns(catalog, schemaPattern, tablePattern, null)) {
@@ -68,75 +61,14 @@ public final class TableCatalog {
         List<String> key = keyOverride;
         if (key == null || key.isEmpty()) {
             TreeMap<Integer, String> pk = new TreeMap<>();
-            try (ResultSet rs = md.getPrimaryKeys(catalog, dialect.kind() == Dialect.Kind.MYSQL ? null : schema, table)) {
+            try (ResultSet rs = md.getPrimaryKeys(catalog, catalogs.schemasAreCatalogs() ? null : schema, table)) {
                 while (rs.next()) pk.put(rs.getInt("KEY_SEQ"), rs.getString("COLUMN_NAME"));
             }
             key = new ArrayList<>(pk.values());
         }
-        Map<String, List<String>> constraints = dialect.kind() == Dialect.Kind.POSTGRESQL
-                ? constraints(connection, schema, table) : Map.of();
-        java.util.Set<String> uniqueColumns = switch (dialect.kind()) {
-            case POSTGRESQL -> uniqueIndexColumns(connection, schema, table);
-            case H2 -> uniqueIndexColumns(md, schema, table);
-            default -> null;
-        };
+        Map<String, List<String>> constraints = catalogs.constraints(connection, schema, table);
+        java.util.Set<String> uniqueColumns = catalogs.uniqueColumns(connection, schema, table);
         return Optional.of(new TableInfo(schema, table, columns, key, constraints, uniqueColumns));
-    }
-
-    /**
-     * PostgreSQL: the primary key, unique and exclusion constraints of a table and their columns in
-     * index order (those on expressions left out), for {@code ON CONFLICT ON CONSTRAINT}.
-     */
-    private static Map<String, List<String>> constraints(Connection connection, String schema, String table)
-            throws SQLException {
-        Map<String, List<String>> out = new LinkedHashMap<>();
-        String sql = "SELECT c.conname, a.attname"
-                + " FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid"
-                + " JOIN pg_namespace n ON n.oid = t.relnamespace"
-                + " CROSS JOIN LATERAL unnest(c.conkey) WITH ORDINALITY AS k(attnum, pos)"
-                + " JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum"
-                + " WHERE n.nspname = ? AND t.relname = ? AND c.contype IN ('p', 'u', 'x')"
-                + " AND 0 <> ALL (c.conkey) ORDER BY c.conname, k.pos";
-        try (PreparedStatement ps = ofTable(connection, sql, schema, table); ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) out.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(rs.getString(2));
-        }
-        return out;
-    }
-
-    /**
-     * PostgreSQL: the columns of the table's unique indexes (which decide whether an UPDATE takes a
-     * key-strength row lock), or null when one of them is on an expression.
-     */
-    private static java.util.Set<String> uniqueIndexColumns(Connection connection, String schema, String table)
-            throws SQLException {
-        java.util.Set<String> out = new java.util.HashSet<>();
-        String sql = "SELECT a.attname, i.indexprs IS NOT NULL"
-                + " FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid JOIN pg_namespace n ON n.oid = t.relnamespace"
-                + " CROSS JOIN LATERAL unnest(i.indkey) AS k(attnum)"
-                + " LEFT JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum"
-                + " WHERE n.nspname = ? AND t.relname = ? AND i.indisunique";
-        try (PreparedStatement ps = ofTable(connection, sql, schema, table); ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                if (rs.getBoolean(2) || rs.getString(1) == null) return null;
-                out.add(rs.getString(1));
-            }
-        }
-        return out;
-    }
-
-    /**
-     * H2: the columns of the table's unique indexes (an UPDATE assigning one is not run a page at a
-     * time: H2 checks unique indexes once a statement has changed all its rows), or null when an
-     * index has an expression.
-     */
-    private static java.util.Set<String> uniqueIndexColumns(DatabaseMetaData md, String schema, String table)
-            throws SQLException {
-        java.util.Set<String> out = new java.util.HashSet<>();
-        for (List<String> columns : uniqueIndexes(md, null, schema, table).values()) {
-            if (columns.contains(null)) return null;
-            out.addAll(columns);
-        }
-        return out;
     }
 
     /**
@@ -154,20 +86,6 @@ public final class TableCatalog {
             }
         }
         return out;
-    }
-
-    /** A catalog query whose two parameters are the schema and the table name. */
-    private static PreparedStatement ofTable(Connection connection, String sql, String schema, String table)
-            throws SQLException {
-        PreparedStatement ps = connection.prepareStatement(sql);
-        try {
-            ps.setString(1, schema);
-            ps.setString(2, table);
-            return ps;
-        } catch (SQLException e) {
-            ps.close();
-            throw e;
-        }
     }
 
     private static String safeString(ResultSet rs, String column) {

@@ -79,7 +79,7 @@ public final class TableRules {
     public static void check(ReplConfig config, Dialect dialect, TableInfo table, String current) throws SQLException {
         String schema = table.schema();
         String name = table.name();
-        boolean upper = dialect.kind() == Dialect.Kind.H2;
+        boolean upper = dialect.foldsToUpper();
         Optional<List<String>> key = config.keyColumns(schema, name, current, upper);
         if (key.isPresent()) exist(table, key.get(), "repl.key." + name + "=" + String.join(",", key.get()));
         for (LogGroup group : config.logGroups(schema, name, current, upper)) {

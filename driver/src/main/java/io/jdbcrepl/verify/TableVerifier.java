@@ -5,6 +5,7 @@ import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.ValueType;
+import io.jdbcrepl.node.Catalogs;
 import io.jdbcrepl.node.TableCatalog;
 import io.jdbcrepl.verify.CanonicalValue.KeyPart;
 
@@ -236,7 +237,7 @@ public final class TableVerifier {
         String folded = side.dialect().fold(given);
         if (!out.contains(folded)) out.add(folded);
         DatabaseMetaData md = side.connection().getMetaData();
-        boolean catalogs = side.dialect().kind() == Dialect.Kind.MYSQL;
+        boolean catalogs = side.dialect().part(Catalogs.class).schemasAreCatalogs();
         try (ResultSet rs = schema ? (catalogs ? md.getCatalogs() : md.getSchemas())
                 : md.getTables(null, null, null, new String[] {"TABLE"})) {
             String column = schema ? (catalogs ? "TABLE_CAT" : "TABLE_SCHEM") : "TABLE_NAME";
@@ -259,7 +260,8 @@ public final class TableVerifier {
         final boolean multiset;
         private final PreparedStatement statement;
         private final ResultSet rows_;
-        private final boolean autoCommit;
+        /** The reader left auto-commit to stream ({@link VerifySql#streamsInTransactionOnly}): it returns to it at the end. */
+        private final boolean inTransaction;
         private final MessageDigest digest;
         List<KeyPart> key;
         String[] row;
@@ -279,6 +281,7 @@ public final class TableVerifier {
             this.keySize = reference.key().size();
             this.multiset = reference.keyless();
             Connection c = side.connection();
+            VerifySql verifySql = side.dialect().part(VerifySql.class);
             List<ColumnInfo> ordered = new ArrayList<>();
             for (String name : columns) ordered.add(find(info, name).orElseThrow());
             types = ordered.stream().map(ColumnInfo::type).toArray(ValueType[]::new);
@@ -294,16 +297,13 @@ public final class TableVerifier {
             for (int i = 0; i < keySize; i++) {
                 if (i > 0) sql.append(", ");
                 sql.append(orderTerm(side.dialect(), ordered.get(i)));
-                // NULL first, as CanonicalValue orders (MariaDB's and H2's default; not PostgreSQL's)
-                if (multiset && side.dialect().kind() != Dialect.Kind.MYSQL) sql.append(" NULLS FIRST");
+                // NULL first, as CanonicalValue orders
+                if (multiset) sql.append(verifySql.nullsFirst());
             }
-            autoCommit = c.getAutoCommit();
-            // PostgreSQL streams with a fetch size only outside auto-commit.
-            if (side.dialect().kind() == Dialect.Kind.POSTGRESQL && autoCommit) c.setAutoCommit(false);
+            inTransaction = verifySql.streamsInTransactionOnly() && c.getAutoCommit();
+            if (inTransaction) c.setAutoCommit(false);
             statement = c.prepareStatement(sql.toString(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
-            // MySQL Connector/J streams only with Integer.MIN_VALUE; the others with a positive size.
-            boolean connectorJ = c.getMetaData().getDriverName().toLowerCase(Locale.ROOT).contains("mysql connector");
-            statement.setFetchSize(connectorJ ? Integer.MIN_VALUE : FETCH_SIZE);
+            statement.setFetchSize(verifySql.streamingFetchSize(c, FETCH_SIZE));
             rows_ = statement.executeQuery();
             try {
                 digest = MessageDigest.getInstance("SHA-256");
@@ -387,7 +387,7 @@ public final class TableVerifier {
                 rows_.close();
                 statement.close();
             } finally {
-                if (side.dialect().kind() == Dialect.Kind.POSTGRESQL && autoCommit) {
+                if (inTransaction) {
                     side.connection().rollback();
                     side.connection().setAutoCommit(true);
                 }
@@ -411,11 +411,7 @@ public final class TableVerifier {
     private static String orderTerm(Dialect dialect, ColumnInfo column) {
         String quoted = quote(dialect, column.name());
         if (column.type() != ValueType.STRING && column.type() != ValueType.UUID_) return quoted;
-        return switch (dialect.kind()) {
-            case POSTGRESQL -> column.type() == ValueType.STRING ? quoted + " COLLATE \"C\"" : quoted;
-            case MYSQL -> "CAST(" + quoted + " AS BINARY)";
-            case H2 -> quoted;
-        };
+        return dialect.part(VerifySql.class).orderTerm(quoted, column.type());
     }
 
     private static String quote(Dialect dialect, String identifier) {

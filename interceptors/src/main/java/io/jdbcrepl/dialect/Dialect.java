@@ -171,4 +171,14 @@ public abstract class Dialect {
 
     /** The database as messages name it ({@code PostgreSQL}, {@code MySQL/MariaDB}, {@code H2}). */
     public abstract String product();
+
+    // ---- node ----
+
+    /**
+     * Whether unquoted identifiers fold to upper case (H2), which decides how configured names
+     * ({@code repl.tables}, {@code repl.key.<table>}) match stored ones.
+     */
+    public boolean foldsToUpper() {
+        return "A".equals(foldUnquoted("a"));
+    }
 }

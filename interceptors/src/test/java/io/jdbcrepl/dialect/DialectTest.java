@@ -48,6 +48,11 @@ class DialectTest {
     }
 
     @Test
+    void onlyH2FoldsToUpperCase() {
+        for (Dialect d : Dialect.all()) assertThat(d.foldsToUpper()).as(d.name()).isEqualTo(d.name().equals("h2"));
+    }
+
+    @Test
     void quotedIdentifiersKeepTheirCaseWithoutQuotes() {
         for (Dialect d : Dialect.all()) {
             assertThat(d.fold("\"Order\"")).as(d.name()).isEqualTo("Order");

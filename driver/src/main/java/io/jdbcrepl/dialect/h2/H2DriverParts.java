@@ -1,14 +1,23 @@
 package io.jdbcrepl.dialect.h2;
 
 import io.jdbcrepl.dialect.DialectParts;
+import io.jdbcrepl.node.Notifier;
 
 import java.util.List;
 
-/** The parts of the driver module for this database (see {@link DialectParts}). */
+/** H2's parts that do database I/O. */
 public final class H2DriverParts implements DialectParts {
 
     @Override
     public List<Object> parts() {
-        return List.of(new H2LogTableSql(), new H2GrantSql(), new H2MviewSql(), new H2RefreshSql());
+        return List.of(
+                new H2LogTableSql(),
+                new H2GrantSql(),
+                new H2MviewSql(),
+                new H2RefreshSql(),
+                new H2Catalogs(),
+                Notifier.NONE,
+                new H2VerifySql(),
+                new H2DemoDatabase());
     }
 }

@@ -1,14 +1,23 @@
 package io.jdbcrepl.dialect.mysql;
 
 import io.jdbcrepl.dialect.DialectParts;
+import io.jdbcrepl.node.Notifier;
 
 import java.util.List;
 
-/** The parts of the driver module for this database (see {@link DialectParts}). */
+/** MySQL's and MariaDB's parts that do database I/O. */
 public final class MySqlDriverParts implements DialectParts {
 
     @Override
     public List<Object> parts() {
-        return List.of(new MySqlLogTableSql(), new MySqlGrantSql(), new MySqlMviewSql(), new MySqlRefreshSql());
+        return List.of(
+                new MySqlLogTableSql(),
+                new MySqlGrantSql(),
+                new MySqlMviewSql(),
+                new MySqlRefreshSql(),
+                new MySqlCatalogs(),
+                Notifier.NONE,
+                new MySqlVerifySql(),
+                new MySqlDemoDatabase());
     }
 }

@@ -1,14 +1,23 @@
 package io.jdbcrepl.dialect.postgresql;
 
 import io.jdbcrepl.dialect.DialectParts;
+import io.jdbcrepl.node.Notifier;
 
 import java.util.List;
 
-/** The parts of the driver module for this database (see {@link DialectParts}). */
+/** PostgreSQL's parts that do database I/O. */
 public final class PostgresDriverParts implements DialectParts {
 
     @Override
     public List<Object> parts() {
-        return List.of(new PostgresLogTableSql(), new PostgresGrantSql(), new PostgresMviewSql(), new PostgresRefreshSql());
+        return List.of(
+                new PostgresLogTableSql(),
+                new PostgresGrantSql(),
+                new PostgresMviewSql(),
+                new PostgresRefreshSql(),
+                new PostgresCatalogs(),
+                (Notifier) PostgresNotifier::new,
+                new PostgresVerifySql(),
+                new PostgresDemoDatabase());
     }
 }

@@ -1,6 +1,8 @@
-package io.jdbcrepl.node;
+package io.jdbcrepl.dialect.postgresql;
 
 import io.jdbcrepl.logging.DriverLog;
+import io.jdbcrepl.node.LocalDatabase;
+import io.jdbcrepl.node.Notifier;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -19,7 +21,7 @@ import java.sql.SQLException;
  * {@value #INTERVAL_MILLIS} ms. The thread ends after a minute without requests and starts again
  * with the next one.
  */
-final class PostgresNotifier {
+final class PostgresNotifier implements Notifier.Sender {
 
     static final String CHANNEL = "repl_log";
     private static final DriverLog LOG = DriverLog.of(PostgresNotifier.class);
@@ -47,8 +49,8 @@ final class PostgresNotifier {
         this.database = database;
     }
 
-    /** A transaction of the node committed captured changes. */
-    synchronized void request() {
+    @Override
+    public synchronized void request() {
         stopping = false;
         if (closed || requested) return; // one is on its way: this commit rides along
         requested = true;
@@ -62,13 +64,15 @@ final class PostgresNotifier {
     }
 
     /** Ends the thread and closes its connection, unless a request comes first; a later request starts them again. */
-    synchronized void stop() {
+    @Override
+    public synchronized void stop() {
         stopping = true;
         notifyAll();
     }
 
     /** Stops the thread and closes its connection, waiting up to {@code waitMillis} for the thread to end. */
-    void close(long waitMillis) {
+    @Override
+    public void close(long waitMillis) {
         Thread running;
         synchronized (this) {
             closed = true;
