@@ -2,12 +2,10 @@ package io.jdbcrepl.node;
 
 import io.jdbcrepl.capture.CaptureException;
 import io.jdbcrepl.capture.TableInfo;
-import io.jdbcrepl.capture.locking.LockingDialect;
 import io.jdbcrepl.capture.locking.LockingPlanner;
 import io.jdbcrepl.capture.pg.PostgresCapture;
 import io.jdbcrepl.capture.sql.Analysis;
 import io.jdbcrepl.capture.sql.CopyFrom;
-import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.capture.sql.Dml;
 import io.jdbcrepl.capture.sql.InsertSource;
 import io.jdbcrepl.capture.sql.LoadData;
@@ -54,14 +52,15 @@ public final class CaptureSession implements ConnectionInterceptor {
     public CaptureSession(Node node, Connection raw) throws SQLException {
         this.node = node;
         this.raw = raw;
-        if (node.dialect().kind() == Dialect.Kind.POSTGRESQL) {
+        CaptureMethod method = node.dialect().part(CaptureMethod.class);
+        method.check(raw);
+        if (method.inStatement()) {
             String logTable = node.changeLog().table("repl_log");
             io.jdbcrepl.config.LogSignature signature = node.config().logSignature();
             this.strategy = new InStatementStrategy(new PostgresCapture(logTable, node.name(),
                     signature == null ? null : useLogKey(raw, logTable, signature)));
         } else {
-            if (node.dialect().kind() == Dialect.Kind.MYSQL) requireMariaDb(raw);
-            this.strategy = new LockingStrategy(new LockingPlanner(LockingDialect.of(node.dialect())),
+            this.strategy = new LockingStrategy(new LockingPlanner(node.dialect()),
                     new LockingTransaction(node.dialect(), node.changeLog(), node.config().logSignature()));
         }
         this.lease = node.lease();
@@ -101,18 +100,6 @@ public final class CaptureSession implements ConnectionInterceptor {
     @Override
     public void afterClose() {
         lease.close();
-    }
-
-    /**
-     * Capture on the MySQL dialect uses MariaDB's INSERT/DELETE ... RETURNING: a MySQL server is
-     * refused when the connection opens, not with a syntax error at its first INSERT.
-     */
-    private static void requireMariaDb(Connection raw) throws SQLException {
-        String version = raw.getMetaData().getDatabaseProductVersion();
-        if (version == null || !version.toLowerCase(java.util.Locale.ROOT).contains("mariadb")) {
-            throw new SQLException("Capture (repl.node) on a MySQL server (" + version + ") is not supported: it uses"
-                    + " MariaDB 10.6+'s RETURNING; connect without repl.node for a pass-through connection", SqlState.REFUSED.code());
-        }
     }
 
     @Override
@@ -394,17 +381,21 @@ public final class CaptureSession implements ConnectionInterceptor {
 
     /** The table a load the staging can express names (PostgreSQL COPY … FROM, MariaDB LOAD DATA); else null. */
     private TableRef loadTarget(String sql) {
-        return switch (node.dialect().kind()) {
-            case POSTGRESQL -> {
-                CopyFrom copy = CopyFrom.parse(sql);
+        return switch (bulkLoad()) {
+            case COPY -> {
+                CopyFrom copy = CopyFrom.parse(sql, node.dialect());
                 yield copy == null ? null : copy.table();
             }
-            case MYSQL -> {
-                LoadData load = LoadData.parse(sql);
+            case LOAD_DATA -> {
+                LoadData load = LoadData.parse(sql, node.dialect());
                 yield load == null ? null : load.table();
             }
-            case H2 -> null;
+            case NONE -> null;
         };
+    }
+
+    private CaptureMethod.BulkLoad bulkLoad() {
+        return node.dialect().part(CaptureMethod.class).bulkLoad();
     }
 
     /** SQL COPY … FROM / LOAD DATA: {@code LOAD} on a replicated table, else {@code PASS}. */
@@ -414,7 +405,7 @@ public final class CaptureSession implements ConnectionInterceptor {
         String table = target.foldedName(node.dialect());
         if (!node.config().isReplicated(targetSchema, table, schema, node.foldsToUpper())) return PASS;
         if (node.table(raw, targetSchema, table).isEmpty()) return NO_SUCH_TABLE;
-        if (node.dialect().kind() == Dialect.Kind.POSTGRESQL && CopyFrom.parse(sql).stdin()) {
+        if (bulkLoad() == CaptureMethod.BulkLoad.COPY && CopyFrom.parse(sql, node.dialect()).stdin()) {
             // pgjdbc runs COPY … FROM STDIN only through its copy API, which the driver captures
             return unsupported("COPY … FROM STDIN into replicated table " + targetSchema + "." + table + " runs only"
                     + " through pgjdbc's copy API: use connection.unwrap(PGConnection.class).getCopyAPI().copyIn(sql,"
@@ -431,10 +422,11 @@ public final class CaptureSession implements ConnectionInterceptor {
      * cannot be staged is refused (CaptureException) before anything runs.
      */
     public StagedLoad stageLoad(String sql, Connection application) throws SQLException {
-        if (node.dialect().kind() == Dialect.Kind.H2) return null; // H2 loads with INSERT … SELECT FROM CSVREAD(…): captured
+        CaptureMethod.BulkLoad bulkLoad = bulkLoad();
+        if (bulkLoad == CaptureMethod.BulkLoad.NONE) return null; // H2 loads with INSERT … SELECT FROM CSVREAD(…): captured
         String schema = currentSchema();
-        if (node.dialect().kind() == Dialect.Kind.POSTGRESQL) {
-            CopyFrom copy = CopyFrom.parse(sql);
+        if (bulkLoad == CaptureMethod.BulkLoad.COPY) {
+            CopyFrom copy = CopyFrom.parse(sql, node.dialect());
             if (copy == null) return unstageable(sql, schema);
             TableInfo table = replicatedTable(copy.table(), schema);
             if (table == null) return null;
@@ -460,7 +452,7 @@ public final class CaptureSession implements ConnectionInterceptor {
             }
             return StagedLoad.copy(raw, application, copy, target, columns);
         }
-        LoadData load = LoadData.parse(sql);
+        LoadData load = LoadData.parse(sql, node.dialect());
         if (load == null) return unstageable(sql, schema);
         TableInfo table = replicatedTable(load.table(), schema);
         if (table == null) return null;

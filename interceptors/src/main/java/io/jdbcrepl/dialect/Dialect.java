@@ -158,4 +158,15 @@ public abstract class Dialect {
     public String toString() {
         return name();
     }
+
+    // ---- capture ----
+
+    /**
+     * Whether a column of SQL type {@code typeName} that reads as a local date-time holds an instant,
+     * read and written as the wall time of the session's time zone (MySQL's {@code TIMESTAMP}, not
+     * its {@code DATETIME}); capture logs it as the instant.
+     */
+    public boolean timestampInSessionZone(String typeName) {
+        return false;
+    }
 }

@@ -42,6 +42,9 @@ import java.util.Map;
  */
 public final class PostgresCapture {
 
+    /** The SQL this planner writes and reads. */
+    private static final Dialect DIALECT = Dialect.named("postgresql");
+
     private static final java.util.Set<String> CHARACTER_TYPES = java.util.Set.of("bpchar", "char", "character",
             "varchar", "character varying", "text", "name", "citext");
 
@@ -106,7 +109,7 @@ public final class PostgresCapture {
         if (keyColumns.isEmpty()) {
             for (ColumnInfo c : table.columns()) items.add(ref + "." + quote(c.name()));
         } else {
-            for (String k : keyColumns) items.add(ref + "." + quote(table.storedName(Dialect.Kind.POSTGRESQL.dialect().fold(k))));
+            for (String k : keyColumns) items.add(ref + "." + quote(table.storedName(DIALECT.fold(k))));
         }
         return plan(dml, table, settings, items);
     }
@@ -322,7 +325,7 @@ public final class PostgresCapture {
      */
     private static List<String> conflictColumns(OnConflict conflict, TableInfo table) throws SQLException {
         if (conflict.constraint() == null) return conflict.targetColumns().stream().map(c -> stored(table, c)).toList();
-        String name = Dialect.Kind.POSTGRESQL.dialect().fold(conflict.constraint());
+        String name = DIALECT.fold(conflict.constraint());
         List<String> columns = table.constraintColumns(name);
         if (columns == null) {
             // PostgreSQL's own error, before anything runs.
@@ -697,7 +700,7 @@ public final class PostgresCapture {
     }
 
     private static String stored(TableInfo table, ColumnRef column) {
-        return table.storedName(Dialect.Kind.POSTGRESQL.dialect().fold(column.name(), column.quoted()));
+        return table.storedName(DIALECT.fold(column.name(), column.quoted()));
     }
 
     private static String quotedList(List<String> columns) {

@@ -22,4 +22,11 @@ public class H2Dialect extends Dialect {
     protected String foldUnquoted(String name) {
         return name.toUpperCase(Locale.ROOT);
     }
+
+    // ---- capture ----
+
+    @Override
+    protected List<Object> parts() {
+        return List.of(new H2SqlSyntax(), new H2LockingSql());
+    }
 }

@@ -26,4 +26,11 @@ public class PostgresDialect extends Dialect {
         }
         return new String(c);
     }
+
+    // ---- capture ----
+
+    @Override
+    protected List<Object> parts() {
+        return List.of(new PostgresSqlSyntax());
+    }
 }
