@@ -115,8 +115,7 @@ class ArchitectureTest {
             "apply.PrebuiltHandlers constant", "apply.Purger constant", "apply.RowApplier constant",
             "apply.RowSql constant", "apply.SqlErrors constant", "apply.Subscribers constant",
             "apply.TableMap constant", "apply.ValueBinding constant",
-            "capture.pg.CapturePlan named", "capture.pg.LargeObjects named",
-            "capture.pg.PostgresCapture named",
+            "capture.pg.LargeObjects named",
             "demo.DemoCluster constant",
             "log.ChangeLogSchema constant", "log.DriverSchema constant",
             "log.Grants constant", "log.SchemaInstaller constant", "log.SchemaVersion constant", "log.TableDefinitions constant",
@@ -125,7 +124,7 @@ class ArchitectureTest {
             "mview.MviewParser constant", "mview.MviewSession constant", "mview.Refresher constant",
             "mview.Sql constant", "mview.ViewTable constant",
             "node.Node constant",
-            "node.PostgresNotifier named", "node.PostgresStatementCapture named", "node.PostgresViews name",
+            "node.PostgresNotifier named", "node.PostgresViews name",
             "node.PostgresViews named", "node.TableCatalog constant", "node.TableRules constant",
             "verify.TableVerifier constant");
 

@@ -3,7 +3,6 @@ package io.jdbcrepl.node;
 import io.jdbcrepl.capture.CaptureException;
 import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.capture.locking.LockingPlanner;
-import io.jdbcrepl.capture.pg.PostgresCapture;
 import io.jdbcrepl.capture.sql.Analysis;
 import io.jdbcrepl.capture.sql.CopyFrom;
 import io.jdbcrepl.capture.sql.Dml;
@@ -55,45 +54,12 @@ public final class CaptureSession implements ConnectionInterceptor {
         CaptureMethod method = node.dialect().part(CaptureMethod.class);
         method.check(raw);
         if (method.inStatement()) {
-            String logTable = node.changeLog().table("repl_log");
-            io.jdbcrepl.config.LogSignature signature = node.config().logSignature();
-            this.strategy = new InStatementStrategy(new PostgresCapture(logTable, node.name(),
-                    signature == null ? null : useLogKey(raw, logTable, signature)));
+            this.strategy = new InStatementStrategy(node.dialect().part(InStatementCapture.class).open(node, raw));
         } else {
             this.strategy = new LockingStrategy(new LockingPlanner(node.dialect()),
                     new LockingTransaction(node.dialect(), node.changeLog(), node.config().logSignature()));
         }
         this.lease = node.lease();
-    }
-
-    /**
-     * PostgreSQL with repl.log.key: the key's HMAC pads become settings of this session, bound as
-     * parameters (never in SQL text, see {@link PostgresCapture#INNER_PAD_SETTING}), for the capturing
-     * statements to sign with; committed at once, so that no later rollback takes them back. Returns
-     * the sequence of repl_log's position column, which signed statements draw from explicitly.
-     */
-    private static String useLogKey(Connection raw, String logTable, io.jdbcrepl.config.LogSignature signature)
-            throws SQLException {
-        java.util.HexFormat hex = java.util.HexFormat.of();
-        String sequence;
-        try (java.sql.PreparedStatement ps = raw.prepareStatement("SELECT pg_get_serial_sequence(?, 'position'),"
-                + " set_config(?, ?, false), set_config(?, ?, false)")) {
-            ps.setString(1, logTable);
-            ps.setString(2, PostgresCapture.INNER_PAD_SETTING);
-            ps.setString(3, hex.formatHex(signature.innerPad()));
-            ps.setString(4, PostgresCapture.OUTER_PAD_SETTING);
-            ps.setString(5, hex.formatHex(signature.outerPad()));
-            try (java.sql.ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                sequence = rs.getString(1);
-            }
-        }
-        if (!raw.getAutoCommit()) raw.commit();
-        if (sequence == null) {
-            throw new SQLException("repl.log.key: " + logTable + ".position has no sequence; the driver's change log"
-                    + " was not created by the driver", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
-        }
-        return sequence;
     }
 
     /** The connection closed (or was never handed out): the node may stop its background work. */
@@ -110,9 +76,8 @@ public final class CaptureSession implements ConnectionInterceptor {
         if (!SqlClassifier.mayChangeRows(sql)) return SqlClassifier.changesSchema(sql) ? schemaChange : null;
         CaptureDecision decision = decide(sql);
         if (decision instanceof CaptureDecision.InStatement capture
-                && strategy instanceof InStatementStrategy postgres) {
-            return new PostgresStatementCapture(capture.plan(), capture.dml(), capture.table(), postgres.capture(), node,
-                    this);
+                && strategy instanceof InStatementStrategy inStatement) {
+            return inStatement.session().interceptor(capture.plan(), this);
         }
         if (decision == LOAD) return new StagedLoadStatement(this);
         return decision instanceof CaptureDecision.Locking capture && strategy instanceof LockingStrategy locking
@@ -253,10 +218,10 @@ public final class CaptureSession implements ConnectionInterceptor {
     }
 
     /**
-     * PostgreSQL: a captured statement ran; in auto-commit mode it has committed, else its
-     * transaction's commit wakes the peers.
+     * A statement captured in itself ran ({@link InStatementCapture}); in auto-commit mode it has
+     * committed, else its transaction's commit wakes the peers.
      */
-    void captured(Connection connection) throws SQLException {
+    public void captured(Connection connection) throws SQLException {
         if (connection.getAutoCommit()) {
             capturedInTransaction = false;
             node.committed();
@@ -323,8 +288,8 @@ public final class CaptureSession implements ConnectionInterceptor {
             return new CaptureDecision.Locking(locking.planner().plan(dml, info, node.settings(info)));
         }
         dml = withQueryColumns(dml, info);
-        return new CaptureDecision.InStatement(dml, info,
-                ((InStatementStrategy) strategy).capture().plan(dml, info, node.settings(info)));
+        return new CaptureDecision.InStatement(((InStatementStrategy) strategy).session().plan(dml, info,
+                node.settings(info)));
     }
 
     /**
@@ -529,8 +494,8 @@ public final class CaptureSession implements ConnectionInterceptor {
     private sealed interface Strategy {
     }
 
-    /** PostgreSQL: one rewritten statement per captured statement. */
-    private record InStatementStrategy(PostgresCapture capture) implements Strategy {
+    /** One rewritten statement per captured statement (PostgreSQL). */
+    private record InStatementStrategy(InStatementCapture.Session session) implements Strategy {
     }
 
     /** MariaDB/MySQL and H2: locking reads, RETURNING, delta tables, in the connection's transaction. */

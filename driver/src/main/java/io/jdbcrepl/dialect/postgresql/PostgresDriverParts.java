@@ -9,6 +9,6 @@ public final class PostgresDriverParts implements DialectParts {
 
     @Override
     public List<Object> parts() {
-        return List.of(new PostgresCaptureMethod());
+        return List.of(new PostgresCaptureMethod(), new PostgresInStatementCapture());
     }
 }

@@ -1,10 +1,12 @@
-package io.jdbcrepl.capture.pg;
+package io.jdbcrepl.dialect.postgresql;
 
 import io.jdbcrepl.capture.CaptureException;
 import io.jdbcrepl.capture.CaptureSettings;
 import io.jdbcrepl.capture.ColumnInfo;
 import io.jdbcrepl.capture.LoggedColumns;
+import io.jdbcrepl.capture.SignedLcr;
 import io.jdbcrepl.capture.TableInfo;
+import io.jdbcrepl.capture.pg.LargeObjects;
 import io.jdbcrepl.capture.sql.Assignment;
 import io.jdbcrepl.capture.sql.ColumnRef;
 import io.jdbcrepl.dialect.Dialect;
@@ -85,8 +87,6 @@ public final class PostgresCapture {
      */
     public static final String INNER_PAD_SETTING = "jdbc_repl.log_ipad";
     public static final String OUTER_PAD_SETTING = "jdbc_repl.log_opad";
-    /** The canonical message's prefix (io.jdbcrepl.log.LogSignature writes the rest of it the same way). */
-    public static final String MESSAGE_PREFIX = "jdbc:repl LCR v1\n";
 
     /** The plan for one statement on one table. */
     public CapturePlan plan(Dml dml, TableInfo table, CaptureSettings settings) throws SQLException {
@@ -368,7 +368,7 @@ public final class PostgresCapture {
      */
     private String logInsert(String select) {
         if (positionSequence == null) return "INSERT INTO " + logTable + " (" + LOG_COLUMNS + ") " + select;
-        String message = "'\\x" + java.util.HexFormat.of().formatHex(MESSAGE_PREFIX
+        String message = "'\\x" + java.util.HexFormat.of().formatHex(SignedLcr.MESSAGE_PREFIX
                 .getBytes(java.nio.charset.StandardCharsets.UTF_8)) + "'::bytea";
         StringBuilder m = new StringBuilder(message);
         for (String field : new String[] {"repl_s.position::text", "repl_s.tx_id::text", "repl_s.source_node",
