@@ -2,6 +2,7 @@ package io.jdbcrepl.node;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 
 /**
  * How a database's statements are captured, chosen per database: a part
@@ -32,5 +33,14 @@ public interface CaptureMethod {
 
     /** Refuses, when a capturing connection opens, a server capture does not work on; by default none. */
     default void check(Connection raw) throws SQLException {
+    }
+
+    /**
+     * Those of {@code columns} of {@code table} (quoted, qualified) that a load fills from its data but
+     * an INSERT only with an override capture does not keep (PostgreSQL's GENERATED ALWAYS identity
+     * columns, OVERRIDING SYSTEM VALUE); by default none.
+     */
+    default List<String> alwaysIdentity(Connection raw, String table, List<String> columns) throws SQLException {
+        return List.of();
     }
 }

@@ -406,8 +406,8 @@ public final class CaptureSession implements ConnectionInterceptor {
             if (columns.stream().anyMatch(c -> table.column(c).orElseThrow().generated())) {
                 return null; // PostgreSQL refuses a COPY into a generated column before it reads a row: its own error
             }
-            String target = StagedLoad.quote(table.schema()) + "." + StagedLoad.quote(table.name());
-            List<String> always = alwaysIdentity(target, columns);
+            String target = node.dialect().quote(table.schema()) + "." + node.dialect().quote(table.name());
+            List<String> always = node.dialect().part(CaptureMethod.class).alwaysIdentity(raw, target, columns);
             if (!always.isEmpty()) {
                 unsupported("COPY … FROM into replicated table " + table.qualifiedName() + " cannot be captured when it"
                         + " fills identity column " + always.get(0) + " (GENERATED ALWAYS), which an INSERT cannot do"
@@ -429,26 +429,8 @@ public final class CaptureSession implements ConnectionInterceptor {
             return null;
         }
         List<String> columns = load.columns().isEmpty() ? everyColumn(table) : storedNames(table, load.columns(), sql);
-        String target = StagedLoad.backquote(table.schema()) + "." + StagedLoad.backquote(table.name());
+        String target = node.dialect().quote(table.schema()) + "." + node.dialect().quote(table.name());
         return StagedLoad.loadData(raw, application, load, target, columns);
-    }
-
-    /**
-     * PostgreSQL: those of {@code columns} that are GENERATED ALWAYS identity columns, which COPY fills
-     * from the file but INSERT only with OVERRIDING SYSTEM VALUE (which capture does not keep).
-     */
-    private List<String> alwaysIdentity(String table, List<String> columns) throws SQLException {
-        List<String> found = new java.util.ArrayList<>();
-        try (PreparedStatement ps = raw.prepareStatement("SELECT attname FROM pg_attribute WHERE attrelid = ?::regclass"
-                + " AND attidentity = 'a' AND NOT attisdropped")) {
-            ps.setString(1, table);
-            try (java.sql.ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    if (columns.contains(rs.getString(1))) found.add(rs.getString(1));
-                }
-            }
-        }
-        return found;
     }
 
     /** A load statement the staging cannot express: refused if it names a replicated table. */

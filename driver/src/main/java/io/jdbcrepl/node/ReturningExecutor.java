@@ -88,7 +88,7 @@ final class ReturningExecutor {
         return applicationRows;
     }
 
-    /** H2: a statement that changed more rows than a delta table returns whole is undone (see {@link LockingCapabilities}). */
+    /** H2: a statement that changed more rows than a delta table returns whole is undone (see {@link io.jdbcrepl.capture.locking.LockingCapabilities}). */
     private void refuseLostRows(long count) throws SQLException {
         long whole = run.capabilities().deltaTableRowLimit() ? node.deltaTableRows(run.connection()) : Long.MAX_VALUE;
         if (count > whole) {
