@@ -4,6 +4,7 @@ import io.jdbcrepl.capture.ColumnInfo;
 import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.capture.locking.LockingCapabilities;
+import io.jdbcrepl.capture.locking.LockingSql;
 import io.jdbcrepl.capture.locking.LogRowShape;
 import io.jdbcrepl.capture.locking.PlannedSql;
 import io.jdbcrepl.intercept.SqlState;
@@ -43,7 +44,7 @@ final class LockingRun {
         this.ownTransaction = ownTransaction;
         this.log = log;
         this.undo = new StatementUndo(connection, transaction, ownTransaction);
-        this.capabilities = dialect.part(io.jdbcrepl.capture.locking.LockingSql.class).capabilities();
+        this.capabilities = dialect.part(LockingSql.class).capabilities();
         this.table = table;
         this.dialect = dialect;
         boolean instants = capabilities.sessionZoneTimestamps()
