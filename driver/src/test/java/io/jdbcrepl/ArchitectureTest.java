@@ -91,8 +91,7 @@ class ArchitectureTest {
      * All of it belongs in a {@code dialect} package ({@code io.jdbcrepl.dialect} and its
      * sub-packages, one per vendor).
      */
-    private static final Set<String> VENDOR_ENUMS = Set.of(
-            "io.jdbcrepl.dialect.Dialect$Kind", "io.jdbcrepl.capture.locking.LockingDialect");
+    private static final Set<String> VENDOR_ENUMS = Set.of("io.jdbcrepl.dialect.Dialect$Kind");
     private static final List<String> VENDOR_PACKAGES = List.of("org.postgresql", "org.mariadb", "com.mysql", "org.h2",
             "io.jdbcrepl.dialect.postgresql", "io.jdbcrepl.dialect.mariadb", "io.jdbcrepl.dialect.mysql", "io.jdbcrepl.dialect.h2");
     private static final Pattern VENDOR_NAMED = Pattern.compile(
@@ -116,21 +115,7 @@ class ArchitectureTest {
             "apply.PrebuiltHandlers constant", "apply.Purger constant", "apply.RowApplier constant",
             "apply.RowSql constant", "apply.SqlErrors constant", "apply.Subscribers constant",
             "apply.TableMap constant", "apply.ValueBinding constant",
-            "capture.locking.LockingDialect constant", "capture.locking.LockingPlanner constant",
-            "capture.locking.UpdatePlan constant",
-            "capture.pg.CapturePlan named", "capture.pg.LargeObjects named", "capture.pg.PostgresCapture constant",
-            "capture.pg.PostgresCapture named",
-            "capture.sql.CopyFrom constant", "capture.sql.DmlReader constant",
-            "capture.sql.LoadData constant", "capture.sql.Parsed constant", "capture.sql.SqlClassifier constant",
-            "capture.sql.SqlLexer constant",
-            "node.CaptureSession constant", "node.GeneratedKeysResult constant",
-            "node.LockingCapabilities constant", "node.LockingRun constant",
-            "node.LockingTransaction constant",
-            "node.MariaDbSessionZone named", "node.PlannedSqlBinder constant",
-            "node.PostgresStatementCapture named",
-            // PostgresViews moves to dialect.postgresql behind a node part once CaptureSession, which makes it and
-            // whose stageLoad it calls, asks for it through that part (CaptureSession is the capture step's)
-            "node.PostgresViews name", "node.PostgresViews named");
+            "capture.pg.LargeObjects named", "node.PostgresViews name", "node.PostgresViews named");
 
     @Test
     void vendorKnowledgeOnlyInDialectPackages() {

@@ -4,7 +4,6 @@ import io.jdbcrepl.api.Conflict;
 import io.jdbcrepl.api.ConflictException;
 import io.jdbcrepl.api.ConflictType;
 import io.jdbcrepl.capture.ColumnInfo;
-import io.jdbcrepl.capture.locking.LockingDialect;
 import io.jdbcrepl.capture.pg.LargeObjects;
 import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.config.ColumnSet;
@@ -454,7 +453,7 @@ final class RowApplier implements AutoCloseable {
                     ColumnInfo info = t.columnInfo(columns.get(c));
                     ValueType type = info.type();
                     Object value = type.read(rs, c + 1);
-                    if (dialect.kind() == Dialect.Kind.MYSQL && LockingDialect.isInstant(LockingDialect.MARIADB, info) && value != null) {
+                    if (info.holdsInstant(dialect) && value != null) {
                         // the instant it holds: the applier's session shows TIMESTAMP in UTC (Applier.session)
                         row.put(columns.get(c), ValueType.TIMESTAMPTZ, ((java.time.LocalDateTime) value).atOffset(java.time.ZoneOffset.UTC));
                     } else {

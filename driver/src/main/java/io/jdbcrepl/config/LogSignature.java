@@ -24,7 +24,7 @@ import java.util.Arrays;
 public final class LogSignature {
 
     /** Names the format, so that a later one can never be read as this one. */
-    static final byte[] PREFIX = io.jdbcrepl.capture.pg.PostgresCapture.MESSAGE_PREFIX.getBytes(StandardCharsets.UTF_8);
+    static final byte[] PREFIX = io.jdbcrepl.capture.SignedLcr.MESSAGE_PREFIX.getBytes(StandardCharsets.UTF_8);
     /** The shortest key accepted, in bytes: a shorter shared secret is too easy to guess. */
     public static final int MIN_KEY_BYTES = 16;
     private static final int BLOCK = 64;

@@ -1,9 +1,6 @@
 package io.jdbcrepl.node;
 
-import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.capture.locking.LockingPlan;
-import io.jdbcrepl.capture.pg.CapturePlan;
-import io.jdbcrepl.capture.sql.Dml;
 
 /**
  * What capture does with one SQL text, decided by {@link CaptureSession} and cached per (current
@@ -21,8 +18,8 @@ sealed interface CaptureDecision {
         LOAD
     }
 
-    /** PostgreSQL: the statement is rewritten to capture its changes as it runs. */
-    record InStatement(Dml dml, TableInfo table, CapturePlan plan) implements CaptureDecision {
+    /** The statement is rewritten to capture its changes as it runs ({@link InStatementCapture}). */
+    record InStatement(InStatementCapture.Plan plan) implements CaptureDecision {
     }
 
     /** MariaDB/MySQL and H2: the statement runs captured by locking reads, RETURNING or delta tables. */

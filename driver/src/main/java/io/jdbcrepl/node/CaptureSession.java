@@ -2,12 +2,9 @@ package io.jdbcrepl.node;
 
 import io.jdbcrepl.capture.CaptureException;
 import io.jdbcrepl.capture.TableInfo;
-import io.jdbcrepl.capture.locking.LockingDialect;
 import io.jdbcrepl.capture.locking.LockingPlanner;
-import io.jdbcrepl.capture.pg.PostgresCapture;
 import io.jdbcrepl.capture.sql.Analysis;
 import io.jdbcrepl.capture.sql.CopyFrom;
-import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.capture.sql.Dml;
 import io.jdbcrepl.capture.sql.InsertSource;
 import io.jdbcrepl.capture.sql.LoadData;
@@ -54,65 +51,21 @@ public final class CaptureSession implements ConnectionInterceptor {
     public CaptureSession(Node node, Connection raw) throws SQLException {
         this.node = node;
         this.raw = raw;
-        if (node.dialect().kind() == Dialect.Kind.POSTGRESQL) {
-            String logTable = node.changeLog().table("repl_log");
-            io.jdbcrepl.config.LogSignature signature = node.config().logSignature();
-            this.strategy = new InStatementStrategy(new PostgresCapture(logTable, node.name(),
-                    signature == null ? null : useLogKey(raw, logTable, signature)));
+        CaptureMethod method = node.dialect().part(CaptureMethod.class);
+        method.check(raw);
+        if (method.inStatement()) {
+            this.strategy = new InStatementStrategy(node.dialect().part(InStatementCapture.class).open(node, raw));
         } else {
-            if (node.dialect().kind() == Dialect.Kind.MYSQL) requireMariaDb(raw);
-            this.strategy = new LockingStrategy(new LockingPlanner(LockingDialect.of(node.dialect())),
+            this.strategy = new LockingStrategy(new LockingPlanner(node.dialect()),
                     new LockingTransaction(node.dialect(), node.changeLog(), node.config().logSignature()));
         }
         this.lease = node.lease();
-    }
-
-    /**
-     * PostgreSQL with repl.log.key: the key's HMAC pads become settings of this session, bound as
-     * parameters (never in SQL text, see {@link PostgresCapture#INNER_PAD_SETTING}), for the capturing
-     * statements to sign with; committed at once, so that no later rollback takes them back. Returns
-     * the sequence of repl_log's position column, which signed statements draw from explicitly.
-     */
-    private static String useLogKey(Connection raw, String logTable, io.jdbcrepl.config.LogSignature signature)
-            throws SQLException {
-        java.util.HexFormat hex = java.util.HexFormat.of();
-        String sequence;
-        try (java.sql.PreparedStatement ps = raw.prepareStatement("SELECT pg_get_serial_sequence(?, 'position'),"
-                + " set_config(?, ?, false), set_config(?, ?, false)")) {
-            ps.setString(1, logTable);
-            ps.setString(2, PostgresCapture.INNER_PAD_SETTING);
-            ps.setString(3, hex.formatHex(signature.innerPad()));
-            ps.setString(4, PostgresCapture.OUTER_PAD_SETTING);
-            ps.setString(5, hex.formatHex(signature.outerPad()));
-            try (java.sql.ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                sequence = rs.getString(1);
-            }
-        }
-        if (!raw.getAutoCommit()) raw.commit();
-        if (sequence == null) {
-            throw new SQLException("repl.log.key: " + logTable + ".position has no sequence; the driver's change log"
-                    + " was not created by the driver", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
-        }
-        return sequence;
     }
 
     /** The connection closed (or was never handed out): the node may stop its background work. */
     @Override
     public void afterClose() {
         lease.close();
-    }
-
-    /**
-     * Capture on the MySQL dialect uses MariaDB's INSERT/DELETE ... RETURNING: a MySQL server is
-     * refused when the connection opens, not with a syntax error at its first INSERT.
-     */
-    private static void requireMariaDb(Connection raw) throws SQLException {
-        String version = raw.getMetaData().getDatabaseProductVersion();
-        if (version == null || !version.toLowerCase(java.util.Locale.ROOT).contains("mariadb")) {
-            throw new SQLException("Capture (repl.node) on a MySQL server (" + version + ") is not supported: it uses"
-                    + " MariaDB 10.6+'s RETURNING; connect without repl.node for a pass-through connection", SqlState.REFUSED.code());
-        }
     }
 
     @Override
@@ -123,9 +76,8 @@ public final class CaptureSession implements ConnectionInterceptor {
         if (!SqlClassifier.mayChangeRows(sql)) return SqlClassifier.changesSchema(sql) ? schemaChange : null;
         CaptureDecision decision = decide(sql);
         if (decision instanceof CaptureDecision.InStatement capture
-                && strategy instanceof InStatementStrategy postgres) {
-            return new PostgresStatementCapture(capture.plan(), capture.dml(), capture.table(), postgres.capture(), node,
-                    this);
+                && strategy instanceof InStatementStrategy inStatement) {
+            return inStatement.session().interceptor(capture.plan(), this);
         }
         if (decision == LOAD) return new StagedLoadStatement(this);
         return decision instanceof CaptureDecision.Locking capture && strategy instanceof LockingStrategy locking
@@ -266,10 +218,10 @@ public final class CaptureSession implements ConnectionInterceptor {
     }
 
     /**
-     * PostgreSQL: a captured statement ran; in auto-commit mode it has committed, else its
-     * transaction's commit wakes the peers.
+     * A statement captured in itself ran ({@link InStatementCapture}); in auto-commit mode it has
+     * committed, else its transaction's commit wakes the peers.
      */
-    void captured(Connection connection) throws SQLException {
+    public void captured(Connection connection) throws SQLException {
         if (connection.getAutoCommit()) {
             capturedInTransaction = false;
             node.committed();
@@ -336,8 +288,8 @@ public final class CaptureSession implements ConnectionInterceptor {
             return new CaptureDecision.Locking(locking.planner().plan(dml, info, node.settings(info)));
         }
         dml = withQueryColumns(dml, info);
-        return new CaptureDecision.InStatement(dml, info,
-                ((InStatementStrategy) strategy).capture().plan(dml, info, node.settings(info)));
+        return new CaptureDecision.InStatement(((InStatementStrategy) strategy).session().plan(dml, info,
+                node.settings(info)));
     }
 
     /**
@@ -394,17 +346,21 @@ public final class CaptureSession implements ConnectionInterceptor {
 
     /** The table a load the staging can express names (PostgreSQL COPY … FROM, MariaDB LOAD DATA); else null. */
     private TableRef loadTarget(String sql) {
-        return switch (node.dialect().kind()) {
-            case POSTGRESQL -> {
-                CopyFrom copy = CopyFrom.parse(sql);
+        return switch (bulkLoad()) {
+            case COPY -> {
+                CopyFrom copy = CopyFrom.parse(sql, node.dialect());
                 yield copy == null ? null : copy.table();
             }
-            case MYSQL -> {
-                LoadData load = LoadData.parse(sql);
+            case LOAD_DATA -> {
+                LoadData load = LoadData.parse(sql, node.dialect());
                 yield load == null ? null : load.table();
             }
-            case H2 -> null;
+            case NONE -> null;
         };
+    }
+
+    private CaptureMethod.BulkLoad bulkLoad() {
+        return node.dialect().part(CaptureMethod.class).bulkLoad();
     }
 
     /** SQL COPY … FROM / LOAD DATA: {@code LOAD} on a replicated table, else {@code PASS}. */
@@ -414,7 +370,7 @@ public final class CaptureSession implements ConnectionInterceptor {
         String table = target.foldedName(node.dialect());
         if (!node.config().isReplicated(targetSchema, table, schema, node.foldsToUpper())) return PASS;
         if (node.table(raw, targetSchema, table).isEmpty()) return NO_SUCH_TABLE;
-        if (node.dialect().kind() == Dialect.Kind.POSTGRESQL && CopyFrom.parse(sql).stdin()) {
+        if (bulkLoad() == CaptureMethod.BulkLoad.COPY && CopyFrom.parse(sql, node.dialect()).stdin()) {
             // pgjdbc runs COPY … FROM STDIN only through its copy API, which the driver captures
             return unsupported("COPY … FROM STDIN into replicated table " + targetSchema + "." + table + " runs only"
                     + " through pgjdbc's copy API: use connection.unwrap(PGConnection.class).getCopyAPI().copyIn(sql,"
@@ -431,10 +387,11 @@ public final class CaptureSession implements ConnectionInterceptor {
      * cannot be staged is refused (CaptureException) before anything runs.
      */
     public StagedLoad stageLoad(String sql, Connection application) throws SQLException {
-        if (node.dialect().kind() == Dialect.Kind.H2) return null; // H2 loads with INSERT … SELECT FROM CSVREAD(…): captured
+        CaptureMethod.BulkLoad bulkLoad = bulkLoad();
+        if (bulkLoad == CaptureMethod.BulkLoad.NONE) return null; // H2 loads with INSERT … SELECT FROM CSVREAD(…): captured
         String schema = currentSchema();
-        if (node.dialect().kind() == Dialect.Kind.POSTGRESQL) {
-            CopyFrom copy = CopyFrom.parse(sql);
+        if (bulkLoad == CaptureMethod.BulkLoad.COPY) {
+            CopyFrom copy = CopyFrom.parse(sql, node.dialect());
             if (copy == null) return unstageable(sql, schema);
             TableInfo table = replicatedTable(copy.table(), schema);
             if (table == null) return null;
@@ -449,8 +406,8 @@ public final class CaptureSession implements ConnectionInterceptor {
             if (columns.stream().anyMatch(c -> table.column(c).orElseThrow().generated())) {
                 return null; // PostgreSQL refuses a COPY into a generated column before it reads a row: its own error
             }
-            String target = StagedLoad.quote(table.schema()) + "." + StagedLoad.quote(table.name());
-            List<String> always = alwaysIdentity(target, columns);
+            String target = node.dialect().quote(table.schema()) + "." + node.dialect().quote(table.name());
+            List<String> always = node.dialect().part(CaptureMethod.class).alwaysIdentity(raw, target, columns);
             if (!always.isEmpty()) {
                 unsupported("COPY … FROM into replicated table " + table.qualifiedName() + " cannot be captured when it"
                         + " fills identity column " + always.get(0) + " (GENERATED ALWAYS), which an INSERT cannot do"
@@ -460,7 +417,7 @@ public final class CaptureSession implements ConnectionInterceptor {
             }
             return StagedLoad.copy(raw, application, copy, target, columns);
         }
-        LoadData load = LoadData.parse(sql);
+        LoadData load = LoadData.parse(sql, node.dialect());
         if (load == null) return unstageable(sql, schema);
         TableInfo table = replicatedTable(load.table(), schema);
         if (table == null) return null;
@@ -472,26 +429,8 @@ public final class CaptureSession implements ConnectionInterceptor {
             return null;
         }
         List<String> columns = load.columns().isEmpty() ? everyColumn(table) : storedNames(table, load.columns(), sql);
-        String target = StagedLoad.backquote(table.schema()) + "." + StagedLoad.backquote(table.name());
+        String target = node.dialect().quote(table.schema()) + "." + node.dialect().quote(table.name());
         return StagedLoad.loadData(raw, application, load, target, columns);
-    }
-
-    /**
-     * PostgreSQL: those of {@code columns} that are GENERATED ALWAYS identity columns, which COPY fills
-     * from the file but INSERT only with OVERRIDING SYSTEM VALUE (which capture does not keep).
-     */
-    private List<String> alwaysIdentity(String table, List<String> columns) throws SQLException {
-        List<String> found = new java.util.ArrayList<>();
-        try (PreparedStatement ps = raw.prepareStatement("SELECT attname FROM pg_attribute WHERE attrelid = ?::regclass"
-                + " AND attidentity = 'a' AND NOT attisdropped")) {
-            ps.setString(1, table);
-            try (java.sql.ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    if (columns.contains(rs.getString(1))) found.add(rs.getString(1));
-                }
-            }
-        }
-        return found;
     }
 
     /** A load statement the staging cannot express: refused if it names a replicated table. */
@@ -537,8 +476,8 @@ public final class CaptureSession implements ConnectionInterceptor {
     private sealed interface Strategy {
     }
 
-    /** PostgreSQL: one rewritten statement per captured statement. */
-    private record InStatementStrategy(PostgresCapture capture) implements Strategy {
+    /** One rewritten statement per captured statement (PostgreSQL). */
+    private record InStatementStrategy(InStatementCapture.Session session) implements Strategy {
     }
 
     /** MariaDB/MySQL and H2: locking reads, RETURNING, delta tables, in the connection's transaction. */

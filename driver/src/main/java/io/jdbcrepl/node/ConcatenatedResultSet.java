@@ -15,7 +15,7 @@ import java.util.Set;
  * generated keys of a batch, entry after entry, as pgjdbc returns them. Getters go to the part the
  * cursor is in; closing closes every part.
  */
-final class ConcatenatedResultSet implements InvocationHandler {
+public final class ConcatenatedResultSet implements InvocationHandler {
 
     private static final Set<String> SCROLLING = Set.of("previous", "first", "last", "absolute", "relative",
             "beforeFirst", "afterLast");
@@ -31,7 +31,7 @@ final class ConcatenatedResultSet implements InvocationHandler {
     }
 
     /** @param parts at least one */
-    static ResultSet of(List<ResultSet> parts) {
+    public static ResultSet of(List<ResultSet> parts) {
         if (parts.size() == 1) return parts.get(0);
         return (ResultSet) Proxy.newProxyInstance(ResultSet.class.getClassLoader(), new Class<?>[] {ResultSet.class},
                 new ConcatenatedResultSet(parts));

@@ -2,6 +2,7 @@ package io.jdbcrepl.node;
 
 import io.jdbcrepl.capture.ColumnInfo;
 import io.jdbcrepl.capture.TableInfo;
+import io.jdbcrepl.capture.locking.LockingSql;
 import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.intercept.GeneratedKeys;
 import io.jdbcrepl.lcr.TypedValue;
@@ -35,7 +36,7 @@ final class GeneratedKeysResult {
     static ResultSet of(Connection connection, Dialect dialect, TableInfo table, List<String> columns,
             List<List<TypedValue>> rows, List<Integer> starts, int autoIncrement, GeneratedKeys request)
             throws SQLException {
-        if (dialect.kind() == Dialect.Kind.MYSQL) {
+        if (insertIdKeys(dialect)) {
             List<Long> firsts = new ArrayList<>();
             for (int start : starts) {
                 if (autoIncrement > 0 && start < rows.size()) {
@@ -67,12 +68,16 @@ final class GeneratedKeysResult {
 
     /** No keys: MariaDB's empty {@code insert_id}; H2's result without columns is approximated by the key. */
     static ResultSet empty(Connection connection, Dialect dialect, TableInfo table) throws SQLException {
-        String sql = dialect.kind() == Dialect.Kind.MYSQL ? "SELECT CAST(0 AS UNSIGNED) AS insert_id FROM DUAL WHERE 1 = 0"
+        String sql = insertIdKeys(dialect) ? "SELECT CAST(0 AS UNSIGNED) AS insert_id FROM DUAL WHERE 1 = 0"
                 : "SELECT CAST(NULL AS " + table.column(table.key().get(0)).orElseThrow().typeName() + ") AS \""
                         + table.key().get(0) + "\" FROM DUAL WHERE 1 = 0";
         PreparedStatement ps = connection.prepareStatement(sql);
         ps.closeOnCompletion();
         return ps.executeQuery();
+    }
+
+    private static boolean insertIdKeys(Dialect dialect) {
+        return dialect.part(LockingSql.class).capabilities().insertIdKeys();
     }
 
     /** H2: {@code SELECT CAST(? AS type) AS "C", … UNION ALL …}, one SELECT per row. */

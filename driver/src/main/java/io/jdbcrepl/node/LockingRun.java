@@ -2,7 +2,9 @@ package io.jdbcrepl.node;
 
 import io.jdbcrepl.capture.ColumnInfo;
 import io.jdbcrepl.capture.TableInfo;
-import io.jdbcrepl.capture.locking.LockingDialect;
+import io.jdbcrepl.dialect.Dialect;
+import io.jdbcrepl.capture.locking.LockingCapabilities;
+import io.jdbcrepl.capture.locking.LockingSql;
 import io.jdbcrepl.capture.locking.LogRowShape;
 import io.jdbcrepl.capture.locking.PlannedSql;
 import io.jdbcrepl.intercept.SqlState;
@@ -31,21 +33,23 @@ final class LockingRun {
     private final StatementUndo undo;
     private final LockingCapabilities capabilities;
     private final TableInfo table;
+    private final Dialect dialect;
     /** MariaDB: the session's time zone, read before any result is open, when the table has a TIMESTAMP column; else null. */
     private final ZoneId sessionZone;
 
     LockingRun(Connection connection, PlannedSqlBinder binder, boolean ownTransaction, ChangeLogWriter log,
-            LockingTransaction transaction, LockingCapabilities capabilities, TableInfo table) throws SQLException {
+            LockingTransaction transaction, Dialect dialect, TableInfo table) throws SQLException {
         this.connection = connection;
         this.binder = binder;
         this.ownTransaction = ownTransaction;
         this.log = log;
         this.undo = new StatementUndo(connection, transaction, ownTransaction);
-        this.capabilities = capabilities;
+        this.capabilities = dialect.part(LockingSql.class).capabilities();
         this.table = table;
+        this.dialect = dialect;
         boolean instants = capabilities.sessionZoneTimestamps()
-                && table.columns().stream().anyMatch(c -> LockingDialect.isInstant(LockingDialect.MARIADB, c));
-        this.sessionZone = instants ? MariaDbSessionZone.of(connection) : null;
+                && table.columns().stream().anyMatch(c -> c.holdsInstant(dialect));
+        this.sessionZone = instants ? dialect.part(SessionZone.class).of(connection) : null;
     }
 
     Connection connection() {
@@ -142,8 +146,8 @@ final class LockingRun {
         for (var e : row.asMap().entrySet()) {
             TypedValue v = e.getValue();
             ColumnInfo c = table.column(e.getKey()).orElseThrow();
-            if (LockingDialect.isInstant(LockingDialect.MARIADB, c) && v.value() instanceof LocalDateTime wall) {
-                out.put(e.getKey(), ValueType.TIMESTAMPTZ, MariaDbSessionZone.instant(wall, sessionZone));
+            if (c.holdsInstant(dialect) && v.value() instanceof LocalDateTime wall) {
+                out.put(e.getKey(), ValueType.TIMESTAMPTZ, SessionZone.instant(wall, sessionZone));
             } else {
                 out.put(e.getKey(), v);
             }

@@ -1,5 +1,7 @@
 package io.jdbcrepl.node;
 
+import io.jdbcrepl.capture.locking.LockingCapabilities;
+import io.jdbcrepl.capture.locking.LockingSql;
 import io.jdbcrepl.capture.locking.LockingPlan;
 import io.jdbcrepl.capture.locking.ReturningPlan;
 import io.jdbcrepl.capture.locking.UpdatePlan;
@@ -48,7 +50,7 @@ final class LockingStatementCapture implements StatementInterceptor {
         this.node = node;
         this.transaction = transaction;
         this.logTable = node.changeLog().table("repl_log");
-        this.capabilities = LockingCapabilities.of(node.dialect());
+        this.capabilities = node.dialect().part(LockingSql.class).capabilities();
     }
 
     @Override
@@ -65,7 +67,7 @@ final class LockingStatementCapture implements StatementInterceptor {
     @Override
     public Object execute(Execution execution) throws SQLException {
         forgetKeys();
-        if (execution.method() == io.jdbcrepl.intercept.ExecuteMethod.EXECUTE_QUERY && node.mysqlConnector()) {
+        if (execution.method() == io.jdbcrepl.intercept.ExecuteMethod.EXECUTE_QUERY && capabilities.strictResultKinds()) {
             // MySQL Connector/J refuses before running, whatever the statement returns
             throw SqlState.ILLEGAL_ARGUMENT.exception(
                     "Statement.executeQuery() cannot issue statements that do not produce result sets.");
@@ -97,7 +99,7 @@ final class LockingStatementCapture implements StatementInterceptor {
     private Object unexpectedResult(io.jdbcrepl.intercept.ExecuteMethod method, long rows) throws SQLException {
         closeResult();
         updateCount = ASK_THE_STATEMENT;
-        if (!node.mysqlConnector()) {
+        if (!capabilities.strictResultKinds()) {
             throw new SQLException("the given SQL statement produces an unexpected ResultSet object", SqlState.GENERAL_ERROR.code(), -1);
         }
         long count = rows == 1 ? -1 : rows;
@@ -231,8 +233,8 @@ final class LockingStatementCapture implements StatementInterceptor {
     private LockingRun newRun(Connection connection, List<BoundParameter> parameters, boolean ownTransaction)
             throws SQLException {
         ChangeLogWriter log = new ChangeLogWriter(connection, logTable, transaction.txId(), node.name(), plan.shape());
-        return new LockingRun(connection, new PlannedSqlBinder(parameters, dialect()), ownTransaction, log, transaction,
-                capabilities, plan.table());
+        return new LockingRun(connection, new PlannedSqlBinder(parameters, capabilities), ownTransaction, log, transaction,
+                dialect(), plan.table());
     }
 
     /** The changes and their LCRs, by the executor of the plan's kind; in a transaction of its own the last LCRs stay pending. */

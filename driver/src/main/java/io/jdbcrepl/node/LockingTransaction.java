@@ -9,6 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import io.jdbcrepl.capture.locking.LockingSql;
 import io.jdbcrepl.capture.locking.LogInsert;
 import io.jdbcrepl.intercept.SqlState;
 import java.util.ArrayList;
@@ -175,7 +176,8 @@ final class LockingTransaction {
                 + col("tx_id") + " = ?), 0)";
         String insert = "INSERT INTO " + log.table("repl_tx") + " (" + col("tx_id") + ", " + col("epoch") + ", "
                 + col("last_position") + ") ";
-        if (dialect.kind() == Dialect.Kind.MYSQL) {
+        if (dialect.part(LockingSql.class).capabilities().textTransactions()) {
+            // where transactions are text, the stamp is a compound statement too (appendStamp)
             // LOCK IN SHARE MODE: the shared lock is taken under any isolation level and held until commit.
             execute(connection, appendStamp(new StringBuilder(BLOCK_START)).append("END").toString());
             return;
@@ -196,6 +198,6 @@ final class LockingTransaction {
     }
 
     private String col(String name) {
-        return dialect.kind() == Dialect.Kind.H2 ? name.toUpperCase() : name;
+        return dialect.fold(name, false); // the driver's tables are created with unquoted names
     }
 }

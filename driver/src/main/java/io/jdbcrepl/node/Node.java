@@ -290,11 +290,6 @@ public final class Node {
      * MariaDB/MySQL: whether the connectors report found rows, not changed ones, as update counts
      * (their default; {@code useAffectedRows=true} in the URL or the connect properties turns it off).
      */
-    /** Whether the delegate is MySQL Connector/J ({@code jdbc:mysql:}), not MariaDB's. */
-    boolean mysqlConnector() {
-        return config.delegateUrl().startsWith("jdbc:mysql:");
-    }
-
     boolean reportsFoundRows() {
         String value = config.delegateProperties().getProperty("useAffectedRows");
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("[?&]useAffectedRows=([^&]*)")
@@ -307,28 +302,17 @@ public final class Node {
         return dialect;
     }
 
-    private volatile long h2DeltaTableRows = -1;
+    private volatile long deltaTableRows = -1;
 
     /**
-     * H2: the most rows a query over a delta table ({@code FINAL TABLE}/{@code OLD TABLE}) returns
-     * whole. H2 2.4 buffers a larger result to disk and loses its last rows there; an in-memory
-     * database never buffers (unlimited). A file database's {@code MAX_MEMORY_ROWS} when set, else
-     * H2's default of 40,000 rows per GB of heap: this JVM's heap when embedded, and for a server,
-     * whose heap the driver cannot see, that of a 256 MB one (10,000 rows: loud rather than short).
+     * The most rows a query over a data change delta table returns whole (see {@link DeltaTableRows}),
+     * read once.
      */
-    long h2DeltaTableRows(java.sql.Connection connection) throws SQLException {
-        long limit = h2DeltaTableRows;
+    long deltaTableRows(java.sql.Connection connection) throws SQLException {
+        long limit = deltaTableRows;
         if (limit >= 0) return limit;
-        try (java.sql.Statement s = connection.createStatement();
-                java.sql.ResultSet rs = s.executeQuery("SELECT DATABASE_PATH(), (SELECT SETTING_VALUE FROM"
-                        + " INFORMATION_SCHEMA.SETTINGS WHERE SETTING_NAME = 'MAX_MEMORY_ROWS')")) {
-            rs.next();
-            if (rs.getString(1) == null) limit = Long.MAX_VALUE;
-            else if (rs.getString(2) != null) limit = Long.parseLong(rs.getString(2).trim());
-            else if (config.delegateUrl().startsWith("jdbc:h2:tcp:") || config.delegateUrl().startsWith("jdbc:h2:ssl:")) limit = 10_000;
-            else limit = 40_000L * Runtime.getRuntime().maxMemory() / (1L << 30);
-        }
-        h2DeltaTableRows = limit;
+        limit = dialect.part(DeltaTableRows.class).limit(connection, config.delegateUrl());
+        deltaTableRows = limit;
         return limit;
     }
 

@@ -1,7 +1,7 @@
 package io.jdbcrepl.node;
 
+import io.jdbcrepl.capture.locking.LockingCapabilities;
 import io.jdbcrepl.capture.locking.PlannedSql;
-import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.intercept.BoundParameter;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.TemporalText;
@@ -19,11 +19,12 @@ import java.util.Map;
 final class PlannedSqlBinder {
 
     private final Map<Integer, BoundParameter> application = new HashMap<>();
-    private final Dialect dialect;
+    /** See {@link LockingCapabilities#temporalsAsText}. */
+    private final boolean temporalsAsText;
 
-    PlannedSqlBinder(List<BoundParameter> parameters, Dialect dialect) {
+    PlannedSqlBinder(List<BoundParameter> parameters, LockingCapabilities capabilities) {
         for (BoundParameter p : parameters) application.put(p.index(), p);
-        this.dialect = dialect;
+        this.temporalsAsText = capabilities.temporalsAsText();
     }
 
     PreparedStatement prepare(Connection connection, PlannedSql sql, List<TypedValue> driverValues) throws SQLException {
@@ -43,8 +44,8 @@ final class PlannedSqlBinder {
                 target++;
                 if (p == PlannedSql.DRIVER) {
                     TypedValue v = driver.next();
-                    // MySQL family: a key that is a time or timestamp goes as text, every fractional digit kept
-                    String text = dialect.kind() == Dialect.Kind.MYSQL ? TemporalText.of(v.value()) : null;
+                    // a key that is a time or timestamp goes as text, every fractional digit kept
+                    String text = temporalsAsText ? TemporalText.of(v.value()) : null;
                     if (text != null) ps.setString(target, text);
                     else v.type().bind(ps, target, v.value());
                 } else {

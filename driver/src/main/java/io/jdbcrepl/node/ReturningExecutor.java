@@ -88,9 +88,9 @@ final class ReturningExecutor {
         return applicationRows;
     }
 
-    /** H2: a statement that changed more rows than a delta table returns whole is undone (see {@link LockingCapabilities}). */
+    /** H2: a statement that changed more rows than a delta table returns whole is undone (see {@link io.jdbcrepl.capture.locking.LockingCapabilities}). */
     private void refuseLostRows(long count) throws SQLException {
-        long whole = run.capabilities().deltaTableRowLimit() ? node.h2DeltaTableRows(run.connection()) : Long.MAX_VALUE;
+        long whole = run.capabilities().deltaTableRowLimit() ? node.deltaTableRows(run.connection()) : Long.MAX_VALUE;
         if (count > whole) {
             throw SqlState.REFUSED.exception(returning.command() + " on " + returning.table().qualifiedName() + " changed " + count
                     + " rows or more through H2's data change delta table, more than its MAX_MEMORY_ROWS ("

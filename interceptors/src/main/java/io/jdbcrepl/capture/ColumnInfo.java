@@ -1,5 +1,6 @@
 package io.jdbcrepl.capture;
 
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.lcr.ValueType;
 
 /**
@@ -23,5 +24,15 @@ public record ColumnInfo(String name, ValueType type, String typeName, boolean n
      */
     public boolean comparable() {
         return type != ValueType.JSON && (typeName == null || !LARGE.matcher(typeName).matches());
+    }
+
+    /** Whether it holds an instant shown as the session's wall time (see {@link Dialect#timestampInSessionZone}), logged as a TIMESTAMPTZ. */
+    public boolean holdsInstant(Dialect dialect) {
+        return type == ValueType.TIMESTAMP && dialect.timestampInSessionZone(typeName);
+    }
+
+    /** The type its values are logged as: an instant as a TIMESTAMPTZ, every other column as its own type. */
+    public ValueType loggedType(Dialect dialect) {
+        return holdsInstant(dialect) ? ValueType.TIMESTAMPTZ : type;
     }
 }

@@ -181,4 +181,15 @@ public abstract class Dialect {
     public boolean foldsToUpper() {
         return "A".equals(foldUnquoted("a"));
     }
+
+    // ---- capture ----
+
+    /**
+     * Whether a column of SQL type {@code typeName} that reads as a local date-time holds an instant,
+     * read and written as the wall time of the session's time zone (MySQL's {@code TIMESTAMP}, not
+     * its {@code DATETIME}); capture logs it as the instant.
+     */
+    public boolean timestampInSessionZone(String typeName) {
+        return false;
+    }
 }

@@ -18,6 +18,8 @@ public final class H2DriverParts implements DialectParts {
                 new H2Catalogs(),
                 Notifier.NONE,
                 new H2VerifySql(),
-                new H2DemoDatabase());
+                new H2DemoDatabase(),
+                new H2DeltaTableRows(),
+                new H2CaptureMethod());
     }
 }

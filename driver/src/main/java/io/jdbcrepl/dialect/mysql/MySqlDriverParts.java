@@ -18,6 +18,8 @@ public final class MySqlDriverParts implements DialectParts {
                 new MySqlCatalogs(),
                 Notifier.NONE,
                 new MySqlVerifySql(),
-                new MySqlDemoDatabase());
+                new MySqlDemoDatabase(),
+                new MySqlSessionZone(),
+                new MySqlCaptureMethod());
     }
 }

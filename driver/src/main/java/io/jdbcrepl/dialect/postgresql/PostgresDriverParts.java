@@ -18,6 +18,8 @@ public final class PostgresDriverParts implements DialectParts {
                 new PostgresCatalogs(),
                 (Notifier) PostgresNotifier::new,
                 new PostgresVerifySql(),
-                new PostgresDemoDatabase());
+                new PostgresDemoDatabase(),
+                new PostgresCaptureMethod(),
+                new PostgresInStatementCapture());
     }
 }

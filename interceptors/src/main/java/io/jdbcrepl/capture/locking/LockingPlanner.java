@@ -10,6 +10,7 @@ import io.jdbcrepl.capture.sql.ColumnRef;
 import io.jdbcrepl.capture.sql.Dml;
 import io.jdbcrepl.capture.sql.InsertSource;
 import io.jdbcrepl.capture.sql.SqlFragment;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.lcr.CommandType;
 import io.jdbcrepl.lcr.ValueType;
 
@@ -22,20 +23,23 @@ public final class LockingPlanner {
     /** Rows per page of a paged locking read, and per restricted UPDATE. */
     public static final int DEFAULT_PAGE_SIZE = 1000;
 
-    private final LockingDialect dialect;
+    private final Dialect dialect;
+    /** What differs per database: the dialect's part. */
+    private final LockingSql locking;
     private final int pageSize;
 
-    public LockingPlanner(LockingDialect dialect) {
+    public LockingPlanner(Dialect dialect) {
         this(dialect, DEFAULT_PAGE_SIZE);
     }
 
-    public LockingPlanner(LockingDialect dialect, int pageSize) {
+    public LockingPlanner(Dialect dialect, int pageSize) {
         this.dialect = dialect;
+        this.locking = dialect.part(LockingSql.class);
         this.pageSize = pageSize;
     }
 
     public LockingPlan plan(Dml dml, TableInfo table, CaptureSettings settings) throws CaptureException {
-        if (!dml.returning().isEmpty() && (dialect == LockingDialect.H2 && dml.delta() == null
+        if (!dml.returning().isEmpty() && (!locking.returning() && dml.delta() == null
                 || dml.command() == CommandType.UPDATE || dml.onDuplicateKeyUpdate() != null)) {
             throw unsupported(dml, table, "its own RETURNING clause", "run the statement without RETURNING and read"
                     + " the rows in a separate query");
@@ -54,7 +58,7 @@ public final class LockingPlanner {
 
     private LockingPlan insert(Dml dml, TableInfo table, CaptureSettings settings) throws CaptureException {
         if (dml.onDuplicateKeyUpdate() != null) return upsert(dml, table, settings);
-        if (dml.ignore() && dialect == LockingDialect.H2) {
+        if (dml.ignore() && !locking.ignore()) {
             throw unsupported(dml, table, "INSERT IGNORE", "insert the rows that do not exist yet with INSERT … SELECT … WHERE NOT EXISTS");
         }
         String ts = settings.timestampColumn() == null ? null : table.storedName(settings.timestampColumn());
@@ -79,7 +83,7 @@ public final class LockingPlanner {
 
     /** MariaDB {@code INSERT … ON DUPLICATE KEY UPDATE}: see {@link UpsertPlan}. */
     private UpsertPlan upsert(Dml dml, TableInfo table, CaptureSettings settings) throws CaptureException {
-        if (dialect == LockingDialect.H2) {
+        if (!locking.onDuplicateKeyUpdate()) {
             throw unsupported(dml, table, "ON DUPLICATE KEY UPDATE", "write it as an UPDATE followed by"
                     + " INSERT … SELECT … WHERE NOT EXISTS");
         }
@@ -100,7 +104,7 @@ public final class LockingPlanner {
         String ref = reference(dml);
         StringBuilder marker = new StringBuilder(self).append(" = IF(ISNULL(@repl_n := @repl_n + 1)");
         StringBuilder reset = new StringBuilder("SET @repl_n = 0");
-        StringBuilder returning = new StringBuilder("\nRETURNING ").append(dialect.quotedList(columns)).append(", @repl_n");
+        StringBuilder returning = new StringBuilder("\nRETURNING ").append(quotedList(columns)).append(", @repl_n");
         for (int i = 0; i < updated.oldColumns().size(); i++) {
             ColumnInfo c = table.column(updated.oldColumns().get(i)).orElseThrow();
             String var = "@repl_o" + (i + 1);
@@ -133,7 +137,7 @@ public final class LockingPlanner {
         int split = markerAndReturning.indexOf("\nRETURNING ");
         SqlBuilder sql = new SqlBuilder().append(insertWithTimestamp(dml, table, columns, ts))
                 .sql(" ON DUPLICATE KEY UPDATE ").sql(markerAndReturning.substring(0, split));
-        String next = dialect.nextTimestamp(ts, ref + "." + dialect.quote(ts.name()));
+        String next = nextTimestamp(ts, ref + "." + dialect.quote(ts.name()));
         List<Assignment> assignments = dml.onDuplicateKeyUpdate().assignments();
         for (int i = 0; i < assignments.size(); i++) {
             sql.sql(i > 0 ? ", " : "").sql(dialect.quote(assigned.get(i)) + " = ");
@@ -199,25 +203,25 @@ public final class LockingPlanner {
         ReturningPlan whole = returning(table, CommandType.DELETE, LoggedColumns.forDelete(table), delete, "OLD");
         // MariaDB: DELETE x FROM t x (the only way to alias it before 11.6) is multi-table syntax, which
         // takes no RETURNING: its rows are read under the alias and deleted by key like H2's below.
-        boolean mariaDbAlias = dialect == LockingDialect.MARIADB && dml.target().alias() != null;
-        if (mariaDbAlias && table.keyless()) {
+        boolean multiTableAlias = locking.returning() && dml.target().alias() != null;
+        if (multiTableAlias && table.keyless()) {
             // its rows are deleted with the application's WHERE, which names the alias DELETE FROM t cannot have
             throw unsupported(dml, table, "an alias on a table without a key (DELETE x FROM t x)", "write DELETE FROM t"
                     + " without the alias");
         }
-        if (mariaDbAlias && dml.ignore()) {
+        if (multiTableAlias && dml.ignore()) {
             throw unsupported(dml, table, "IGNORE and an alias (DELETE IGNORE x FROM t x)", "write DELETE IGNORE FROM t"
                     + " without the alias");
         }
         // MariaDB: one DELETE … RETURNING, whose rows the driver reads as they come (bounded memory)
-        if (dialect == LockingDialect.MARIADB && !mariaDbAlias || dml.ignore()) return whole; // (H2 has no DELETE IGNORE: its error)
+        if (locking.returning() && !multiTableAlias || dml.ignore()) return whole; // (H2 has no DELETE IGNORE: its error)
         // H2: a delta table's rows past MAX_MEMORY_ROWS can be lost (see ReturningPlan.Keyed)
         String ref = reference(dml);
         String target = dml.target().sqlText() + (dml.target().alias() != null ? " AS " + ref : "");
         SqlBuilder head = new SqlBuilder().sql("SELECT ").sql(String.join(", ", table.columns().stream()
                 .map(c -> ref + "." + dialect.quote(c.name())).toList())).sql(" FROM ").sql(target);
-        String deleteTarget = mariaDbAlias ? dml.target().sqlText() : target;
-        String deleteRef = mariaDbAlias ? dialect.quote(dml.target().foldedName(dialect.sqlDialect())) : ref;
+        String deleteTarget = multiTableAlias ? dml.target().sqlText() : target;
+        String deleteRef = multiTableAlias ? dialect.quote(dml.target().foldedName(dialect)) : ref;
         PlannedSql prefix = new SqlBuilder().sql("DELETE FROM ").sql(deleteTarget).sql(" WHERE ").build();
         return whole.withKeyed(new ReturningPlan.Keyed(pageSize, lockingRead(dml, head.build(), ref, table.key(), false, false),
                 prefix, table, deleteRef, dialect, keylessFilter(dml, table)));
@@ -236,8 +240,8 @@ public final class LockingPlanner {
             texts.add(item.text());
         }
         // A new line ends a trailing -- comment of the application's text.
-        String text = dml.delta() == null ? stripEnd(dml.sql()) + "\n, " + dialect.quotedList(columns)
-                : "SELECT " + String.join(", ", texts) + ", " + dialect.quotedList(columns) + " FROM " + dml.delta().kind()
+        String text = dml.delta() == null ? stripEnd(dml.sql()) + "\n, " + quotedList(columns)
+                : "SELECT " + String.join(", ", texts) + ", " + quotedList(columns) + " FROM " + dml.delta().kind()
                         + " TABLE (" + stripEnd(dml.sql()) + "\n)" + (dml.delta().alias().isEmpty() ? "" : " " + dml.delta().alias());
         PlannedSql sql = new PlannedSql(text, allParameters(dml));
         return new ReturningPlan(table, command, logged, LogRowShape.of(command, table, logged, dialect), sql, columns, null, items);
@@ -247,10 +251,10 @@ public final class LockingPlanner {
             String deltaTable) {
         List<String> columns = table.columns().stream().map(ColumnInfo::name).toList();
         SqlBuilder sql = new SqlBuilder();
-        if (dialect == LockingDialect.MARIADB) {
+        if (locking.returning()) {
             sql.append(change).sql(returningClause(table));
         } else {
-            sql.sql("SELECT ").sql(dialect.quotedList(columns)).sql(" FROM " + deltaTable + " TABLE (")
+            sql.sql("SELECT ").sql(quotedList(columns)).sql(" FROM " + deltaTable + " TABLE (")
                     .append(change).sql("\n)");
         }
         return new ReturningPlan(table, command, logged, LogRowShape.of(command, table, logged, dialect), sql.build(), columns);
@@ -258,7 +262,7 @@ public final class LockingPlanner {
 
     /** MariaDB: {@code RETURNING} every column of the table (after a new line, which ends a trailing -- comment of the application's text). */
     private String returningClause(TableInfo table) {
-        return "\nRETURNING " + dialect.quotedList(table.columns().stream().map(ColumnInfo::name).toList());
+        return "\nRETURNING " + quotedList(table.columns().stream().map(ColumnInfo::name).toList());
     }
 
     /** The INSERT rebuilt so that the timestamp column gets now (SPEC 5.6), keeping the parameters in order. */
@@ -269,21 +273,21 @@ public final class LockingPlanner {
         int at = columns.indexOf(ts.name());
         List<String> target = new ArrayList<>(columns);
         if (at < 0) target.add(ts.name());
-        sql.sql(" (").sql(dialect.quotedList(target)).sql(") VALUES ");
+        sql.sql(" (").sql(quotedList(target)).sql(") VALUES ");
         if (dml.insertSource() instanceof InsertSource.Values values) {
             for (int r = 0; r < values.rows().size(); r++) {
                 List<SqlFragment> row = values.rows().get(r);
                 sql.sql(r > 0 ? ", (" : "(");
                 for (int i = 0; i < row.size(); i++) {
                     if (i > 0) sql.sql(", ");
-                    if (i == at) overriding(sql, row.get(i), dialect.now(ts));
+                    if (i == at) overriding(sql, row.get(i), locking.now(ts));
                     else sql.fragment(row.get(i));
                 }
-                if (at < 0) sql.sql(row.isEmpty() ? "" : ", ").sql(dialect.now(ts));
+                if (at < 0) sql.sql(row.isEmpty() ? "" : ", ").sql(locking.now(ts));
                 sql.sql(")");
             }
         } else if (dml.insertSource() instanceof InsertSource.DefaultValues) {
-            sql.sql("(").sql(dialect.now(ts)).sql(")");
+            sql.sql("(").sql(locking.now(ts)).sql(")");
         } else {
             throw unsupported(dml, table, "INSERT … SELECT together with repl.timestamp." + table.name(),
                     "insert with VALUES, or set the timestamp column in a following UPDATE");
@@ -317,12 +321,12 @@ public final class LockingPlanner {
         String ref = reference(dml);
         String ts = settings.timestampColumn() == null ? null : table.storedName(settings.timestampColumn());
         boolean keyAssigned = assigned.stream().anyMatch(table.key()::contains);
-        if (dml.ignore() && (dialect == LockingDialect.H2 || keyAssigned)) {
+        if (dml.ignore() && (!locking.ignore() || keyAssigned)) {
             // A row IGNORE skips keeps its key: the read of the new rows by their new keys would find another
-            throw unsupported(dml, table, dialect == LockingDialect.H2 ? "UPDATE IGNORE" : "UPDATE IGNORE of a key column",
+            throw unsupported(dml, table, !locking.ignore() ? "UPDATE IGNORE" : "UPDATE IGNORE of a key column",
                     "write the UPDATE without IGNORE");
         }
-        if (keyAssigned && dialect == LockingDialect.MARIADB) checkKeyAssignmentsFirst(dml, table, assigned);
+        if (keyAssigned && locking.setLeftToRight()) checkKeyAssignmentsFirst(dml, table, assigned);
 
         List<String> otherOld = logged.oldColumns().stream().filter(c -> !table.key().contains(c)).toList();
         List<String> pageKeys = new ArrayList<>(table.key());
@@ -333,13 +337,13 @@ public final class LockingPlanner {
         // again (MariaDB evaluates the application's against the rows as they were), or an order
         // and limit of the application's.
         // (Nor an UPDATE by the whole key: one row at most.)
-        boolean keyEquality = KeyEquality.matches(dml.where(), table.key(), dml.target().foldedName(dialect.sqlDialect()),
-                dml.target().alias(), dialect.sqlDialect());
-        boolean oneRow = dialect == LockingDialect.MARIADB && !keyAssigned && dml.orderBy() == null && dml.limit() == null
+        boolean keyEquality = KeyEquality.matches(dml.where(), table.key(), dml.target().foldedName(dialect),
+                dml.target().alias(), dialect);
+        boolean oneRow = locking.oneRowBlock() && !keyAssigned && dml.orderBy() == null && dml.limit() == null
                 && keyEquality && !table.keyless();
         // H2 checks unique indexes once the statement has changed all its rows: an UPDATE assigning
         // a column of one (SET u = u + 1) would fail a page at a time where the raw one succeeds
-        boolean uniqueAssigned = dialect == LockingDialect.H2 && assigned.stream().anyMatch(table::mayBeLockKey);
+        boolean uniqueAssigned = locking.uniqueCheckedAtStatementEnd() && assigned.stream().anyMatch(table::mayBeLockKey);
         // Nor a table without key: a NULL in its key has no place in key order, and identical rows are
         // changed a key at a time, as many as were locked, which needs all the locked rows at hand.
         boolean paged = dml.orderBy() == null && dml.limit() == null && !keyAssigned && !dml.whereHasSubquery()
@@ -359,12 +363,12 @@ public final class LockingPlanner {
             if (i > 0) update.sql(", ");
             String column = assigned.get(i);
             update.sql(dialect.quote(column) + " = ");
-            if (column.equals(ts)) overriding(update, a.value(), dialect.nextTimestamp(tsInfo, ref + "." + dialect.quote(ts)));
+            if (column.equals(ts)) overriding(update, a.value(), nextTimestamp(tsInfo, ref + "." + dialect.quote(ts)));
             else update.fragment(a.value());
         }
         if (ts != null && !assigned.contains(ts)) {
             // Last: MySQL evaluates SET left to right, and this reads the old timestamp.
-            update.sql(", " + dialect.quote(ts) + " = " + dialect.nextTimestamp(tsInfo, ref + "." + dialect.quote(ts)));
+            update.sql(", " + dialect.quote(ts) + " = " + nextTimestamp(tsInfo, ref + "." + dialect.quote(ts)));
         }
         update.sql(" WHERE ");
 
@@ -376,7 +380,7 @@ public final class LockingPlanner {
                 + (dml.target().alias() != null ? " AS " + ref : "") + " WHERE ";
 
         SqlBuilder suffix = new SqlBuilder();
-        if (dml.orderBy() != null && dialect == LockingDialect.MARIADB) suffix.sql(" ORDER BY ").fragment(dml.orderBy());
+        if (dml.orderBy() != null && locking.updateOrderBy()) suffix.sql(" ORDER BY ").fragment(dml.orderBy());
         PlannedSql updatePrefix = update.build();
         // Unbounded and not paged by key: spilled to a temporary table when it locks more than a page
         boolean bounded = keyEquality || literalLimit(dml) <= pageSize || table.keyless();
@@ -425,9 +429,6 @@ public final class LockingPlanner {
         return select.build();
     }
 
-    /** Numbers the spill tables of H2's plans: a connection's local temporary table of each plan keeps its columns. */
-    private static final java.util.concurrent.atomic.AtomicLong SPILL_TABLES = new java.util.concurrent.atomic.AtomicLong();
-
     /**
      * The rows an UPDATE changes, locked and held in a session temporary table on the server rather
      * than in memory (see {@link UpdatePlan.Spill}); {@code head}: the locking read's items, aliased.
@@ -437,31 +438,8 @@ public final class LockingPlanner {
         PlannedSql read = lockingRead(dml, head, ref, table.key(), false, false);
         List<String> names = new ArrayList<>();
         for (int i = 1; i <= columns; i++) names.add("repl_c" + i);
-        if (dialect == LockingDialect.MARIADB) {
-            // CREATE TEMPORARY TABLE neither commits nor needs the table's types spelled out; positions follow the read's order
-            String name = "repl_capture_rows";
-            PlannedSql fill = new SqlBuilder().sql("CREATE OR REPLACE TEMPORARY TABLE " + name
-                    + " (repl_pos BIGINT AUTO_INCREMENT PRIMARY KEY) ").append(read).build();
-            String page = "SELECT " + String.join(", ", names) + ", repl_pos FROM " + name
-                    + " WHERE repl_pos > ? ORDER BY repl_pos" + dialect.limit(pageSize);
-            return new UpdatePlan.Spill(List.of(fill), new PlannedSql(page, List.of(PlannedSql.DRIVER)), null,
-                    "DROP TEMPORARY TABLE IF EXISTS " + name);
-        }
-        // H2: only a TRANSACTIONAL local temporary table is created without a commit, and DROP TABLE
-        // commits: each connection keeps the plan's table, emptied after each statement. Rows keep the
-        // read's order in _ROWID_.
-        String name = dialect.quote("repl_capture_rows_" + SPILL_TABLES.incrementAndGet());
-        PlannedSql create = new SqlBuilder().sql("CREATE LOCAL TEMPORARY TABLE IF NOT EXISTS " + name + " TRANSACTIONAL AS (")
-                .append(head).sql(") WITH NO DATA").build();
-        PlannedSql insert = new SqlBuilder().sql("INSERT INTO " + name + " ").append(read).build();
-        String page = "SELECT " + String.join(", ", names) + ", _ROWID_ FROM " + name
-                + " WHERE _ROWID_ > ? ORDER BY _ROWID_" + dialect.limit(pageSize);
-        // H2 checks unique keys once a statement has changed all its rows: one UPDATE changes them all
         List<String> key = table.key().stream().map(k -> ref + "." + dialect.quote(k)).toList();
-        PlannedSql whole = new SqlBuilder().append(updatePrefix).sql("(" + String.join(", ", key) + ") IN (SELECT "
-                + String.join(", ", names.subList(0, key.size())) + " FROM " + name + ")").build();
-        return new UpdatePlan.Spill(List.of(create, insert), new PlannedSql(page, List.of(PlannedSql.DRIVER)), whole,
-                "DELETE FROM " + name);
+        return locking.spill(head, read, updatePrefix, key, names, pageSize);
     }
 
     /** The application's LIMIT when it is a number written in the statement, else {@code Long.MAX_VALUE}. */
@@ -517,7 +495,7 @@ public final class LockingPlanner {
         }
         if (paged) {
             List<String> order = key.stream().map(k -> ref + "." + dialect.quote(k)).toList();
-            sql.sql(" ORDER BY ").sql(String.join(", ", order)).sql(dialect.limit(pageSize));
+            sql.sql(" ORDER BY ").sql(String.join(", ", order)).sql(locking.limit(pageSize));
         } else {
             if (dml.orderBy() != null) sql.sql(" ORDER BY ").fragment(dml.orderBy());
             if (dml.limit() != null) sql.sql(" LIMIT ").fragment(dml.limit());
@@ -533,7 +511,7 @@ public final class LockingPlanner {
         if (dml.target().alias() != null) sql.sql(" AS ").sql(ref);
         if (dml.where() != null) sql.sql(" WHERE (").fragment(dml.where()).sql(")");
         sql.sql(" ORDER BY ").sql(String.join(", ", key.stream().map(k -> ref + "." + dialect.quote(k) + " DESC").toList()));
-        return sql.sql(dialect.limit(1)).sql(" FOR UPDATE").build();
+        return sql.sql(locking.limit(1)).sql(" FOR UPDATE").build();
     }
 
     /** {@code ((k1 > ?) OR (k1 = ? AND k2 > ?) …) AND ((k1 < ?) OR … (k1 = ? AND k2 <= ?))}: after the last key read, up to the end. */
@@ -603,13 +581,29 @@ public final class LockingPlanner {
         if (alias != null) {
             // The parser keeps an alias without its quotes; H2 folds an unquoted one to upper case
             boolean quoted = dml.sql().contains(dialect.quote(alias));
-            return dialect.quote(dialect.sqlDialect().fold(alias, quoted));
+            return dialect.quote(dialect.fold(alias, quoted));
         }
-        return dialect.quote(dml.target().foldedName(dialect.sqlDialect()));
+        return dialect.quote(dml.target().foldedName(dialect));
     }
 
     private String stored(TableInfo table, ColumnRef column) {
-        return table.storedName(dialect.sqlDialect().fold(column.name(), column.quoted()));
+        return table.storedName(dialect.fold(column.name(), column.quoted()));
+    }
+
+    /** SPEC 5.6: now, or the old value plus a microsecond when it is not earlier than now. */
+    private String nextTimestamp(ColumnInfo column, String current) {
+        String now = locking.now(column);
+        return "CASE WHEN " + current + " IS NULL OR " + current + " < " + now + " THEN " + now + " ELSE "
+                + locking.plusMicrosecond(current) + " END";
+    }
+
+    private String quotedList(List<String> columns) {
+        StringBuilder out = new StringBuilder();
+        for (String c : columns) {
+            if (out.length() > 0) out.append(", ");
+            out.append(dialect.quote(c));
+        }
+        return out.toString();
     }
 
     private static CaptureException unsupported(Dml dml, TableInfo table, String what, String instead) {

@@ -3,6 +3,7 @@ package io.jdbcrepl.capture.locking;
 import io.jdbcrepl.capture.ColumnInfo;
 import io.jdbcrepl.capture.LoggedColumns;
 import io.jdbcrepl.capture.TableInfo;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.lcr.CommandType;
 import io.jdbcrepl.lcr.Json;
 
@@ -17,11 +18,11 @@ import java.util.Map;
 public record LogRowShape(CommandType command, String schema, String table, String columnTypesJson,
         String changeVectorJson) {
 
-    public static LogRowShape of(CommandType command, TableInfo table, LoggedColumns logged, LockingDialect dialect) {
+    public static LogRowShape of(CommandType command, TableInfo table, LoggedColumns logged, Dialect dialect) {
         Map<String, Object> types = new LinkedHashMap<>();
         for (ColumnInfo c : table.columns()) {
             if (logged.oldColumns().contains(c.name()) || logged.newColumns().contains(c.name())) {
-                types.put(c.name(), dialect.loggedType(c).logName());
+                types.put(c.name(), c.loggedType(dialect).logName());
             }
         }
         String vector = logged.changeVector().isEmpty() ? null : Json.write(logged.changeVector());

@@ -2,6 +2,7 @@ package io.jdbcrepl.capture.locking;
 
 import io.jdbcrepl.capture.LoggedColumns;
 import io.jdbcrepl.capture.TableInfo;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.lcr.CommandType;
 
 import java.util.List;
@@ -31,7 +32,7 @@ public record ReturningPlan(TableInfo table, CommandType command, LoggedColumns 
      * and on a file database held on disk rather than in the heap.
      */
     public record Keyed(int size, PlannedSql lockingRead, PlannedSql deletePrefix, TableInfo table, String reference,
-            LockingDialect dialect, PlannedSql keylessFilter) {
+            Dialect dialect, PlannedSql keylessFilter) {
 
         /** The DELETE of {@code rows} locked rows by key. */
         public PlannedSql delete(int rows) {

@@ -6,41 +6,41 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Builds a {@link PlannedSql}: text and parameter entries kept in step. */
-final class SqlBuilder {
+public final class SqlBuilder {
 
     private final StringBuilder text = new StringBuilder();
     private final List<Integer> parameters = new ArrayList<>();
 
-    SqlBuilder sql(String s) {
+    public SqlBuilder sql(String s) {
         text.append(s);
         return this;
     }
 
     /** An application fragment as written, with its parameters. */
-    SqlBuilder fragment(SqlFragment f) {
+    public SqlBuilder fragment(SqlFragment f) {
         text.append(f.text());
         parameters.addAll(f.parameters());
         return this;
     }
 
     /** A {@code ?} the driver binds. */
-    SqlBuilder driverValue() {
+    public SqlBuilder driverValue() {
         text.append('?');
         parameters.add(PlannedSql.DRIVER);
         return this;
     }
 
-    SqlBuilder append(PlannedSql other) {
+    public SqlBuilder append(PlannedSql other) {
         text.append(other.text());
         parameters.addAll(other.parameters());
         return this;
     }
 
-    int length() {
+    public int length() {
         return text.length();
     }
 
-    PlannedSql build() {
+    public PlannedSql build() {
         return new PlannedSql(text.toString(), parameters);
     }
 }

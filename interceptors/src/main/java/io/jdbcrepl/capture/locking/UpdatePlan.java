@@ -2,6 +2,7 @@ package io.jdbcrepl.capture.locking;
 
 import io.jdbcrepl.capture.LoggedColumns;
 import io.jdbcrepl.capture.TableInfo;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.lcr.CommandType;
 
 import java.util.ArrayList;
@@ -42,7 +43,7 @@ public final class UpdatePlan implements LockingPlan {
     private final PlannedSql updateSuffix;
     private final String readNewPrefix;
     private final String keyReference;
-    private final LockingDialect dialect;
+    private final Dialect dialect;
     private final OneRow oneRow;
     private final Spill spill;
     /** A table without key: the application's WHERE ({@code (…) AND }) the restricted UPDATE repeats, or empty. */
@@ -79,7 +80,7 @@ public final class UpdatePlan implements LockingPlan {
             PlannedSql firstRead, PlannedSql nextRead, PlannedSql lastRowRead, PlannedSql updatePrefix,
             PlannedSql updateSuffix,
             String readNewPrefix,
-            String keyReference, LockingDialect dialect, OneRow oneRow, Spill spill, PlannedSql keylessFilter) {
+            String keyReference, Dialect dialect, OneRow oneRow, Spill spill, PlannedSql keylessFilter) {
         this.table = table;
         this.logged = logged;
         this.shape = LogRowShape.of(CommandType.UPDATE, table, logged, dialect);
@@ -218,10 +219,10 @@ public final class UpdatePlan implements LockingPlan {
      * {@code k IN (?, ?)} for one key column; {@code (a = ? AND b = ?) OR …} for several (index-friendly);
      * a table without key matches NULL as NULL ({@code <=>}, {@code IS NOT DISTINCT FROM}).
      */
-    static PlannedSql keyMatch(LockingDialect dialect, TableInfo table, String reference, int rows) {
+    static PlannedSql keyMatch(Dialect dialect, TableInfo table, String reference, int rows) {
         List<String> key = table.key();
         boolean keyless = table.keyless();
-        String equals = !keyless ? " = " : dialect == LockingDialect.MARIADB ? " <=> " : " IS NOT DISTINCT FROM ";
+        String equals = !keyless ? " = " : dialect.part(LockingSql.class).nullSafeEquals();
         SqlBuilder sql = new SqlBuilder();
         if (key.size() == 1 && !keyless) {
             sql.sql(reference + "." + dialect.quote(key.get(0)) + " IN (");

@@ -23,10 +23,10 @@ public record CopyFrom(TableRef table, List<String> columns, String source, bool
         columns = List.copyOf(columns);
     }
 
-    /** The COPY of {@code sql}, or null when it is not a {@code COPY table … FROM} this record can express. */
-    public static CopyFrom parse(String sql) {
+    /** The COPY of {@code sql}, read with {@code dialect}'s syntax (PostgreSQL's), or null when it is not a {@code COPY table … FROM} this record can express. */
+    public static CopyFrom parse(String sql, Dialect dialect) {
         if (sql == null) return null;
-        SqlLexer lexer = new SqlLexer(sql, Dialect.Kind.POSTGRESQL.dialect(), 0);
+        SqlLexer lexer = new SqlLexer(sql, dialect, 0);
         if (lexer.next() != SqlLexer.Kind.WORD || !lexer.isWord("COPY")) return null;
         lexer.next();
         if (!lexer.isName() || lexer.isWordIn("BINARY", "FROM", "TO")) return null; // COPY (query) TO …, old syntax

@@ -119,7 +119,7 @@ final class DmlReader {
      * ORDER BY or LIMIT.
      */
     private boolean namesItsOnlyTable(Delete d) {
-        if (dialect.kind() != Dialect.Kind.MYSQL || d.getTables() == null || d.getTables().size() != 1 || hasAny(d.getJoins())
+        if (!dialect.part(SqlSyntax.class).multiTableDelete() || d.getTables() == null || d.getTables().size() != 1 || hasAny(d.getJoins())
                 || hasAny(d.getUsingList()) || hasAny(d.getOrderByElements()) || d.getLimit() != null) {
             return false;
         }
@@ -272,7 +272,7 @@ final class DmlReader {
         if (parts.isEmpty()) throw new UnreadableSqlException("a SET target names no column");
         boolean qualified = parts.size() > 1 && Identifiers.unquote(parts.get(0)).equalsIgnoreCase(target.reference());
         if (qualified) return ColumnRef.of(parts.get(1));
-        return ColumnRef.of(dialect.kind() == Dialect.Kind.POSTGRESQL ? parts.get(0) : parts.get(parts.size() - 1));
+        return ColumnRef.of(dialect.part(SqlSyntax.class).compositeFieldTargets() ? parts.get(0) : parts.get(parts.size() - 1));
     }
 
     /** The comma-separated items of [from, to), each as a fragment; empty for an empty range. */

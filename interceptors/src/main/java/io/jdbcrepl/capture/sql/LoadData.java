@@ -23,10 +23,10 @@ public record LoadData(String sql, TableRef table, int tableStart, int tableEnd,
         columns = List.copyOf(columns);
     }
 
-    /** The LOAD DATA of {@code sql}, or null when it is not one this record can express (LOAD XML, PARTITION). */
-    public static LoadData parse(String sql) {
+    /** The LOAD DATA of {@code sql}, read with {@code dialect}'s syntax (MySQL's), or null when it is not one this record can express (LOAD XML, PARTITION). */
+    public static LoadData parse(String sql, Dialect dialect) {
         if (sql == null) return null;
-        SqlLexer lexer = new SqlLexer(sql, Dialect.Kind.MYSQL.dialect(), 0);
+        SqlLexer lexer = new SqlLexer(sql, dialect, 0);
         if (lexer.next() != SqlLexer.Kind.WORD || !lexer.isWord("LOAD")) return null;
         if (lexer.next() != SqlLexer.Kind.WORD || !lexer.isWord("DATA")) return null;
         lexer.next();

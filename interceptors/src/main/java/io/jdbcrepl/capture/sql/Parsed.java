@@ -37,7 +37,7 @@ record Parsed(Statement statement, TokenList tokens) {
     private static Parsed attempt(String input, String sql, Dialect dialect, boolean complex) throws ParseException {
         CCJSqlParser parser = CCJSqlParserUtil.newParser(input)
                 .withAllowComplexParsing(complex)
-                .withBackslashEscapeCharacter(dialect.kind() == Dialect.Kind.MYSQL); // 'it\'s' is a MySQL string
+                .withBackslashEscapeCharacter(dialect.part(SqlSyntax.class).backslashEscapes()); // 'it\'s' in MySQL
         Token head = parser.token; // the parser links every token it reads after this one
         Statement statement = parser.Statement();
         return new Parsed(statement, TokenList.of(sql, head));

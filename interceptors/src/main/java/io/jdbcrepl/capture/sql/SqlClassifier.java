@@ -175,7 +175,7 @@ public final class SqlClassifier {
     private static Analysis dml(String sql, Dialect dialect, String keyword) {
         String input = sql;
         boolean only = false;
-        if (dialect.kind() == Dialect.Kind.POSTGRESQL) { // JSqlParser does not know UPDATE ONLY t / DELETE FROM ONLY t
+        if (dialect.part(SqlSyntax.class).onlyKeyword()) { // JSqlParser does not know UPDATE ONLY t / DELETE FROM ONLY t
             int onlyAt = onlyKeyword(sql, dialect);
             if (onlyAt >= 0) {
                 input = sql.substring(0, onlyAt) + "    " + sql.substring(onlyAt + 4);
@@ -205,7 +205,7 @@ public final class SqlClassifier {
      * select list as its RETURNING; any other is opaque.
      */
     private static Analysis deltaTable(String sql, Dialect dialect, int from) {
-        if (dialect.kind() == Dialect.Kind.H2) {
+        if (dialect.part(SqlSyntax.class).deltaTables()) {
             Dml simple = deltaQuery(sql, dialect, from);
             if (simple != null) return simple;
         }

@@ -4,7 +4,7 @@ import io.jdbcrepl.dialect.Dialect;
 
 /**
  * Just enough SQL lexing to read leading keywords and find where statements end without the
- * parser: whitespace, comments, string literals, quoted identifiers and dollar quotes, per dialect.
+ * parser: whitespace, comments, string literals, quoted identifiers and dollar quotes, per dialect ({@link SqlSyntax}).
  * The static methods serve {@link SqlClassifier#mayChangeRows} and allocate nothing.
  */
 final class SqlLexer {
@@ -12,7 +12,8 @@ final class SqlLexer {
     enum Kind { WORD, QUOTED, STRING, NUMBER, SYMBOL, END }
 
     private final String sql;
-    private final Dialect dialect;
+    private final SqlSyntax syntax;
+    private final int commentRules;
     private int pos;
     private Kind kind;
     private int start;
@@ -21,7 +22,8 @@ final class SqlLexer {
 
     SqlLexer(String sql, Dialect dialect, int from) {
         this.sql = sql;
-        this.dialect = dialect;
+        this.syntax = dialect.part(SqlSyntax.class);
+        this.commentRules = commentRules(syntax);
         this.pos = from;
     }
 
@@ -34,17 +36,17 @@ final class SqlLexer {
             return kind = Kind.END;
         }
         char c = sql.charAt(pos);
-        boolean mysql = dialect.kind() == Dialect.Kind.MYSQL;
+        boolean backslashes = syntax.backslashEscapes();
         if (c == '\'') {
-            end = quoteEnd(pos, '\'', mysql);
+            end = quoteEnd(pos, '\'', backslashes);
             kind = Kind.STRING;
-        } else if ((c == 'E' || c == 'e') && dialect.kind() == Dialect.Kind.POSTGRESQL && at(pos + 1, '\'')) {
+        } else if ((c == 'E' || c == 'e') && syntax.escapeStrings() && at(pos + 1, '\'')) {
             end = quoteEnd(pos + 1, '\'', true);
             kind = Kind.STRING;
         } else if (c == '"' || c == '`') {
-            end = quoteEnd(pos, c, mysql);
+            end = quoteEnd(pos, c, backslashes);
             kind = Kind.QUOTED;
-        } else if (c == '$' && !mysql && dollarTagEnd(pos) > 0) {
+        } else if (c == '$' && syntax.dollarQuotes() && dollarTagEnd(pos) > 0) {
             int tagEnd = dollarTagEnd(pos);
             int close = sql.indexOf(sql.substring(pos, tagEnd), tagEnd);
             end = close < 0 ? sql.length() : close + (tagEnd - pos);
@@ -133,10 +135,10 @@ final class SqlLexer {
     }
 
     private int skipBlank(int from) {
-        int rules = commentRules(dialect);
+        int rules = commentRules;
         int p = from;
         while (true) {
-            if (dialect.kind() == Dialect.Kind.MYSQL && (sql.startsWith("/*!", p) || sql.startsWith("/*M!", p))) {
+            if (syntax.executableComments() && (sql.startsWith("/*!", p) || sql.startsWith("/*M!", p))) {
                 executableComment = true;
             }
             int next = skipOne(sql, p, rules);
@@ -186,12 +188,9 @@ final class SqlLexer {
     /** {@code --} starts a comment only when a blank follows (MySQL). */
     static final int DASHES_NEED_BLANK = 8;
 
-    static int commentRules(Dialect dialect) {
-        return switch (dialect.kind()) {
-            case POSTGRESQL -> NESTED;
-            case MYSQL -> HASH | DASHES_NEED_BLANK;
-            case H2 -> NESTED | SLASHES;
-        };
+    static int commentRules(SqlSyntax syntax) {
+        return (syntax.nestedComments() ? NESTED : 0) | (syntax.hashComments() ? HASH : 0)
+                | (syntax.slashComments() ? SLASHES : 0) | (syntax.dashesNeedBlank() ? DASHES_NEED_BLANK : 0);
     }
 
     /**

@@ -29,4 +29,11 @@ public class H2Dialect extends Dialect {
     public String product() {
         return "H2";
     }
+
+    // ---- capture ----
+
+    @Override
+    protected List<Object> parts() {
+        return List.of(new H2SqlSyntax(), new H2LockingSql());
+    }
 }

@@ -11,4 +11,12 @@ public class MariaDbDialect extends MySqlDialect {
     protected List<String> subprotocols() {
         return List.of("mariadb");
     }
+
+    // ---- capture ----
+
+    /** MariaDB Connector/J. */
+    @Override
+    protected boolean mysqlConnector() {
+        return false;
+    }
 }

@@ -39,4 +39,25 @@ public class MySqlDialect extends Dialect {
     public String product() {
         return "MySQL/MariaDB";
     }
+
+    // ---- capture ----
+
+    @Override
+    protected List<Object> parts() {
+        return List.of(new MySqlSyntax(), new MySqlLockingSql(mysqlConnector()));
+    }
+
+    /**
+     * Whether this dialect's connector is MySQL Connector/J ({@code jdbc:mysql:}), whose answers to
+     * executeQuery/executeUpdate capture follows; MariaDB's dialect, of MariaDB Connector/J, says no.
+     */
+    protected boolean mysqlConnector() {
+        return true;
+    }
+
+    /** {@code TIMESTAMP} holds an instant shown in the session's time zone; {@code DATETIME} a wall time. */
+    @Override
+    public boolean timestampInSessionZone(String typeName) {
+        return typeName != null && typeName.trim().toUpperCase(java.util.Locale.ROOT).startsWith("TIMESTAMP");
+    }
 }

@@ -33,4 +33,11 @@ public class PostgresDialect extends Dialect {
     public String product() {
         return "PostgreSQL";
     }
+
+    // ---- capture ----
+
+    @Override
+    protected List<Object> parts() {
+        return List.of(new PostgresSqlSyntax());
+    }
 }

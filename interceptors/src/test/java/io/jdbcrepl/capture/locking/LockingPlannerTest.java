@@ -29,12 +29,15 @@ class LockingPlannerTest {
             java.util.Set.of("a", "b"));
     private static final CaptureSettings TS = new CaptureSettings(false, List.of(), List.of(), "ts");
 
-    private static LockingPlan plan(LockingDialect d, String sql, TableInfo table, CaptureSettings s) throws CaptureException {
-        return new LockingPlanner(d, 1000).plan((Dml) SqlClassifier.analyze(sql, d.sqlDialect()), table, s);
+    private static final Dialect MARIADB = Dialect.named("mariadb");
+    private static final Dialect H2 = Dialect.named("h2");
+
+    private static LockingPlan plan(Dialect d, String sql, TableInfo table, CaptureSettings s) throws CaptureException {
+        return new LockingPlanner(d, 1000).plan((Dml) SqlClassifier.analyze(sql, d), table, s);
     }
 
     private static UpdatePlan update(String sql) throws CaptureException {
-        return (UpdatePlan) plan(LockingDialect.MARIADB, sql, EMP, CaptureSettings.DEFAULT);
+        return (UpdatePlan) plan(MARIADB, sql, EMP, CaptureSettings.DEFAULT);
     }
 
     @Test
@@ -63,7 +66,7 @@ class LockingPlannerTest {
     void aTableWithoutKeyIsChangedAKeyAtATimeNullSafelyAndAsManyRowsAsWereLocked() throws Exception {
         assertThat(HISTORY.keyless()).isTrue();
         assertThat(HISTORY.key()).containsExactly("h_id", "note");
-        UpdatePlan maria = (UpdatePlan) plan(LockingDialect.MARIADB, "UPDATE history SET doc = ? WHERE h_id = ? LIMIT 1",
+        UpdatePlan maria = (UpdatePlan) plan(MARIADB, "UPDATE history SET doc = ? WHERE h_id = ? LIMIT 1",
                 HISTORY, CaptureSettings.DEFAULT);
         assertThat(maria.paged()).as("NULL has no place in key order").isFalse();
         assertThat(maria.spill()).as("the locked rows are grouped by key in memory").isNull();
@@ -71,14 +74,14 @@ class LockingPlannerTest {
         assertThat(maria.updateSome(2).text()).isEqualTo("UPDATE history SET `doc` = ? WHERE (h_id = ?) AND"
                 + " ((`history`.`h_id` <=> ? AND `history`.`note` <=> ?)) LIMIT 2");
         assertThat(maria.updateSome(2).parameters()).containsExactly(1, 2, PlannedSql.DRIVER, PlannedSql.DRIVER);
-        UpdatePlan h2 = (UpdatePlan) plan(LockingDialect.H2, "UPDATE history SET note = 'x'", HISTORY, CaptureSettings.DEFAULT);
+        UpdatePlan h2 = (UpdatePlan) plan(H2, "UPDATE history SET note = 'x'", HISTORY, CaptureSettings.DEFAULT);
         assertThat(h2.keyAssigned()).isTrue();
         assertThat(h2.spill()).isNull();
         assertThat(h2.updateSome(1).text()).isEqualTo("UPDATE history SET \"note\" = 'x' WHERE"
                 + " ((\"HISTORY\".\"h_id\" IS NOT DISTINCT FROM ? AND \"HISTORY\".\"note\" IS NOT DISTINCT FROM ?)) LIMIT 1");
         assertThat(h2.readNew(1).text()).endsWith("WHERE ((\"HISTORY\".\"h_id\" IS NOT DISTINCT FROM ?"
                 + " AND \"HISTORY\".\"note\" IS NOT DISTINCT FROM ?))");
-        ReturningPlan.Keyed delete = ((ReturningPlan) plan(LockingDialect.H2, "DELETE FROM history WHERE h_id = 1 LIMIT 1",
+        ReturningPlan.Keyed delete = ((ReturningPlan) plan(H2, "DELETE FROM history WHERE h_id = 1 LIMIT 1",
                 HISTORY, CaptureSettings.DEFAULT)).keyed();
         assertThat(delete.deleteSome(1).text()).isEqualTo("DELETE FROM history WHERE (h_id = 1) AND"
                 + " ((\"HISTORY\".\"h_id\" IS NOT DISTINCT FROM ? AND \"HISTORY\".\"note\" IS NOT DISTINCT FROM ?)) LIMIT 1");
@@ -86,7 +89,7 @@ class LockingPlannerTest {
 
     @Test
     void deleteIsALockingReadAndDeletesByKeyOnH2AndWholeOnMariaDb() throws Exception {
-        ReturningPlan h2 = (ReturningPlan) plan(LockingDialect.H2, "DELETE FROM emp WHERE salary < ? LIMIT 5", EMP,
+        ReturningPlan h2 = (ReturningPlan) plan(H2, "DELETE FROM emp WHERE salary < ? LIMIT 5", EMP,
                 CaptureSettings.DEFAULT);
         ReturningPlan.Keyed keyed = h2.keyed();
         assertThat(keyed.lockingRead().text()).isEqualTo("SELECT \"EMP\".\"id\", \"EMP\".\"name\", \"EMP\".\"salary\","
@@ -95,12 +98,12 @@ class LockingPlannerTest {
         assertThat(keyed.delete(2).text()).isEqualTo("DELETE FROM emp WHERE \"EMP\".\"id\" IN (?, ?)");
         assertThat(keyed.delete(2).parameters()).containsExactly(PlannedSql.DRIVER, PlannedSql.DRIVER);
         assertThat(keyed.size()).isEqualTo(1000);
-        assertThat(((ReturningPlan) plan(LockingDialect.H2, "SELECT id FROM OLD TABLE (DELETE FROM emp)", EMP,
+        assertThat(((ReturningPlan) plan(H2, "SELECT id FROM OLD TABLE (DELETE FROM emp)", EMP,
                 CaptureSettings.DEFAULT)).keyed()).isNull();
         // MariaDB: one statement whatever it deletes (the driver streams its RETURNING)
         for (String sql : List.of("DELETE FROM emp WHERE salary < ?", "DELETE FROM emp WHERE id = ?",
                 "DELETE FROM emp WHERE id IN (SELECT id FROM emp e2 WHERE salary > 1) ORDER BY id LIMIT 5000")) {
-            ReturningPlan p = (ReturningPlan) plan(LockingDialect.MARIADB, sql, EMP, CaptureSettings.DEFAULT);
+            ReturningPlan p = (ReturningPlan) plan(MARIADB, sql, EMP, CaptureSettings.DEFAULT);
             assertThat(p.keyed()).as(sql).isNull();
             assertThat(p.sql().text()).as(sql).isEqualTo(sql + "\nRETURNING `id`, `name`, `salary`, `ts`");
         }
@@ -112,7 +115,7 @@ class LockingPlannerTest {
      */
     @Test
     void mariaDbDeleteUnderAnAliasIsALockingReadAndDeletesByKey() throws Exception {
-        ReturningPlan p = (ReturningPlan) plan(LockingDialect.MARIADB, "delete e1_0 from emp e1_0 where e1_0.salary < ?",
+        ReturningPlan p = (ReturningPlan) plan(MARIADB, "delete e1_0 from emp e1_0 where e1_0.salary < ?",
                 EMP, CaptureSettings.DEFAULT);
         ReturningPlan.Keyed keyed = p.keyed();
         assertThat(keyed).isNotNull();
@@ -121,12 +124,12 @@ class LockingPlannerTest {
         assertThat(keyed.lockingRead().parameters()).containsExactly(1);
         assertThat(keyed.delete(2).text()).isEqualTo("DELETE FROM emp WHERE `emp`.`id` IN (?, ?)");
         assertThat(keyed.delete(2).parameters()).containsExactly(PlannedSql.DRIVER, PlannedSql.DRIVER);
-        ReturningPlan named = (ReturningPlan) plan(LockingDialect.MARIADB, "DELETE emp FROM hr.emp WHERE id = ?", PAIR,
+        ReturningPlan named = (ReturningPlan) plan(MARIADB, "DELETE emp FROM hr.emp WHERE id = ?", PAIR,
                 CaptureSettings.DEFAULT);
         assertThat(named.keyed().lockingRead().text()).isEqualTo("SELECT `emp`.`a`, `emp`.`b`, `emp`.`v` FROM hr.emp AS `emp`"
                 + " WHERE (id = ?) FOR UPDATE");
         assertThat(named.keyed().delete(1).text()).isEqualTo("DELETE FROM hr.emp WHERE ((`emp`.`a` = ? AND `emp`.`b` = ?))");
-        assertThatThrownBy(() -> plan(LockingDialect.MARIADB, "DELETE IGNORE x FROM emp x WHERE x.id = 1", EMP,
+        assertThatThrownBy(() -> plan(MARIADB, "DELETE IGNORE x FROM emp x WHERE x.id = 1", EMP,
                 CaptureSettings.DEFAULT)).isInstanceOf(CaptureException.class).hasMessageContaining("without the alias");
     }
 
@@ -142,13 +145,13 @@ class LockingPlannerTest {
 
     @Test
     void h2QueryOverADeltaTableGetsEveryColumnAfterItsItems() throws Exception {
-        ReturningPlan p = (ReturningPlan) plan(LockingDialect.H2, "SELECT id * 2 AS twice, * FROM FINAL TABLE"
+        ReturningPlan p = (ReturningPlan) plan(H2, "SELECT id * 2 AS twice, * FROM FINAL TABLE"
                 + " (INSERT INTO emp (name) VALUES (?)) f", EMP, CaptureSettings.DEFAULT);
         assertThat(p.sql().text()).isEqualTo("SELECT id * 2 AS twice, *, \"id\", \"name\", \"salary\", \"ts\""
                 + " FROM FINAL TABLE (INSERT INTO emp (name) VALUES (?)\n) f");
         assertThat(p.applicationColumns()).isEqualTo(5);
         assertThat(p.sql().parameters()).containsExactly(1);
-        ReturningPlan d = (ReturningPlan) plan(LockingDialect.H2, "SELECT name FROM OLD TABLE (DELETE FROM emp)", EMP,
+        ReturningPlan d = (ReturningPlan) plan(H2, "SELECT name FROM OLD TABLE (DELETE FROM emp)", EMP,
                 CaptureSettings.DEFAULT);
         assertThat(d.keyed()).isNull();
         assertThat(d.sql().text()).isEqualTo("SELECT name, \"id\", \"name\", \"salary\", \"ts\" FROM OLD TABLE"
@@ -200,33 +203,33 @@ class LockingPlannerTest {
         assertThat(update("UPDATE emp SET id = id + 1 WHERE id = ?").oneRow()).isNull();
         assertThat(update("UPDATE emp SET salary = 1 WHERE other.id = ?").oneRow()).isNull();
         assertThat(update("UPDATE emp SET salary = 1").oneRow()).isNull();
-        assertThat(((UpdatePlan) plan(LockingDialect.H2, "UPDATE emp SET salary = 1 WHERE id = ?", EMP,
+        assertThat(((UpdatePlan) plan(H2, "UPDATE emp SET salary = 1 WHERE id = ?", EMP,
                 CaptureSettings.DEFAULT)).oneRow()).isNull();
-        UpdatePlan pair = (UpdatePlan) plan(LockingDialect.MARIADB, "UPDATE pair SET v = ? WHERE b = ? AND a = ?", PAIR,
+        UpdatePlan pair = (UpdatePlan) plan(MARIADB, "UPDATE pair SET v = ? WHERE b = ? AND a = ?", PAIR,
                 CaptureSettings.DEFAULT);
         assertThat(pair.oneRow()).isNotNull();
-        assertThat(((UpdatePlan) plan(LockingDialect.MARIADB, "UPDATE pair SET v = ? WHERE a = ?", PAIR,
+        assertThat(((UpdatePlan) plan(MARIADB, "UPDATE pair SET v = ? WHERE a = ?", PAIR,
                 CaptureSettings.DEFAULT)).oneRow()).isNull();
     }
 
     @Test
     void onH2AnUpdateAssigningAUniqueColumnIsNotPagedByKey() throws Exception {
-        assertThat(((UpdatePlan) plan(LockingDialect.H2, "UPDATE pair SET v = ? WHERE v IS NULL", PAIR,
+        assertThat(((UpdatePlan) plan(H2, "UPDATE pair SET v = ? WHERE v IS NULL", PAIR,
                 CaptureSettings.DEFAULT)).paged()).isTrue();
         TableInfo uniqueV = new TableInfo("hr", "pair", PAIR.columns(), PAIR.key(), java.util.Map.of(), java.util.Set.of("a", "b", "v"));
-        assertThat(((UpdatePlan) plan(LockingDialect.H2, "UPDATE pair SET v = ? WHERE v IS NULL", uniqueV,
+        assertThat(((UpdatePlan) plan(H2, "UPDATE pair SET v = ? WHERE v IS NULL", uniqueV,
                 CaptureSettings.DEFAULT)).paged()).isFalse();
-        assertThat(((UpdatePlan) plan(LockingDialect.MARIADB, "UPDATE pair SET v = ? WHERE v IS NULL", uniqueV,
+        assertThat(((UpdatePlan) plan(MARIADB, "UPDATE pair SET v = ? WHERE v IS NULL", uniqueV,
                 CaptureSettings.DEFAULT)).paged()).isTrue(); // MariaDB checks unique keys row by row, as the pages do
         // indexes not known: not paged
         TableInfo unknown = new TableInfo("hr", "pair", PAIR.columns(), PAIR.key());
-        assertThat(((UpdatePlan) plan(LockingDialect.H2, "UPDATE pair SET v = ? WHERE v IS NULL", unknown,
+        assertThat(((UpdatePlan) plan(H2, "UPDATE pair SET v = ? WHERE v IS NULL", unknown,
                 CaptureSettings.DEFAULT)).paged()).isFalse();
     }
 
     @Test
     void compositeKeysMatchAndPageWithExpandedConditions() throws Exception {
-        UpdatePlan p = (UpdatePlan) plan(LockingDialect.H2, "UPDATE pair SET v = ? WHERE v IS NULL", PAIR,
+        UpdatePlan p = (UpdatePlan) plan(H2, "UPDATE pair SET v = ? WHERE v IS NULL", PAIR,
                 CaptureSettings.DEFAULT);
         assertThat(p.update(2).text()).isEqualTo("UPDATE pair SET \"v\" = ? WHERE ((\"PAIR\".\"a\" = ? AND \"PAIR\".\"b\" = ?)"
                 + " OR (\"PAIR\".\"a\" = ? AND \"PAIR\".\"b\" = ?))");
@@ -267,7 +270,7 @@ class LockingPlannerTest {
 
     @Test
     void timestampIsSetLastFromTheOldValue() throws Exception {
-        UpdatePlan p = (UpdatePlan) plan(LockingDialect.MARIADB, "UPDATE emp SET name = ? WHERE id = ?", EMP, TS);
+        UpdatePlan p = (UpdatePlan) plan(MARIADB, "UPDATE emp SET name = ? WHERE id = ?", EMP, TS);
         assertThat(p.update(1).text()).isEqualTo("UPDATE emp SET `name` = ?, `ts` = CASE WHEN `emp`.`ts` IS NULL OR"
                 + " `emp`.`ts` < NOW(6) THEN NOW(6) ELSE `emp`.`ts` + INTERVAL 1 MICROSECOND END WHERE `emp`.`id` IN (?)");
         assertThat(p.logged().changeVector()).containsExactly("name", "ts");
@@ -276,11 +279,11 @@ class LockingPlannerTest {
 
     @Test
     void insertAndDeleteReturnEveryColumn() throws Exception {
-        ReturningPlan ins = (ReturningPlan) plan(LockingDialect.MARIADB, "INSERT INTO emp (name) VALUES (?);", EMP,
+        ReturningPlan ins = (ReturningPlan) plan(MARIADB, "INSERT INTO emp (name) VALUES (?);", EMP,
                 CaptureSettings.DEFAULT);
         assertThat(ins.sql().text()).isEqualTo("INSERT INTO emp (name) VALUES (?)\nRETURNING `id`, `name`, `salary`, `ts`");
         assertThat(ins.sql().parameters()).containsExactly(1);
-        ReturningPlan del = (ReturningPlan) plan(LockingDialect.H2, "DELETE FROM emp WHERE id = ? -- bye", EMP,
+        ReturningPlan del = (ReturningPlan) plan(H2, "DELETE FROM emp WHERE id = ? -- bye", EMP,
                 CaptureSettings.DEFAULT);
         assertThat(del.sql().text()).isEqualTo("SELECT \"id\", \"name\", \"salary\", \"ts\" FROM OLD TABLE (DELETE FROM emp WHERE id = ? -- bye\n)");
         assertThat(del.logged().oldColumns()).hasSize(4);
@@ -288,20 +291,20 @@ class LockingPlannerTest {
 
     @Test
     void insertWithTimestampIsRebuiltKeepingParameters() throws Exception {
-        ReturningPlan ins = (ReturningPlan) plan(LockingDialect.H2, "INSERT INTO emp (name, ts) VALUES (?, ?), ('x', ?)",
+        ReturningPlan ins = (ReturningPlan) plan(H2, "INSERT INTO emp (name, ts) VALUES (?, ?), ('x', ?)",
                 EMP, TS);
         assertThat(ins.sql().text()).isEqualTo("SELECT \"id\", \"name\", \"salary\", \"ts\" FROM FINAL TABLE (INSERT INTO emp"
                 + " (\"name\", \"ts\") VALUES (?, CASE WHEN (?) IS NULL THEN LOCALTIMESTAMP(6) ELSE LOCALTIMESTAMP(6) END),"
                 + " ('x', CASE WHEN (?) IS NULL THEN LOCALTIMESTAMP(6) ELSE LOCALTIMESTAMP(6) END)\n)");
         assertThat(ins.sql().parameters()).containsExactly(1, 2, 3);
-        ReturningPlan appended = (ReturningPlan) plan(LockingDialect.MARIADB, "INSERT INTO emp (name) VALUES (?)", EMP, TS);
+        ReturningPlan appended = (ReturningPlan) plan(MARIADB, "INSERT INTO emp (name) VALUES (?)", EMP, TS);
         assertThat(appended.sql().text()).startsWith("INSERT INTO emp (`name`, `ts`) VALUES (?, NOW(6))");
         assertThat(appended.logged().changeVector()).containsExactly("name", "ts");
     }
 
     @Test
     void upsertCopiesOldValuesInItsFirstAssignmentAndReturnsThem() throws Exception {
-        UpsertPlan p = (UpsertPlan) plan(LockingDialect.MARIADB, "INSERT INTO emp (id, name) VALUES (?, 'a')"
+        UpsertPlan p = (UpsertPlan) plan(MARIADB, "INSERT INTO emp (id, name) VALUES (?, 'a')"
                 + " ON DUPLICATE KEY UPDATE name = CONCAT(name, ?) ;", EMP, CaptureSettings.DEFAULT);
         assertThat(p.inTransaction().text()).isEqualTo("/*client prepare*/BEGIN NOT ATOMIC\n"
                 + "SET @repl_n = 0, @repl_o1 = CAST(NULL AS SIGNED), @repl_o2 = CAST(NULL AS CHAR CHARACTER SET utf8mb4);\n"
@@ -315,9 +318,9 @@ class LockingPlannerTest {
         assertThat(p.oldColumns()).containsExactly("id", "name");
         assertThat(p.updateLogged().changeVector()).containsExactly("name");
         assertThat(p.logged().changeVector()).containsExactly("id", "name");
-        assertThatThrownBy(() -> plan(LockingDialect.H2, "INSERT INTO emp (id, name) VALUES (1, 'a')"
+        assertThatThrownBy(() -> plan(H2, "INSERT INTO emp (id, name) VALUES (1, 'a')"
                 + " ON DUPLICATE KEY UPDATE name = 'b'", EMP, CaptureSettings.DEFAULT)).isInstanceOf(CaptureException.class);
-        UpsertPlan ts = (UpsertPlan) plan(LockingDialect.MARIADB, "INSERT INTO emp (id, name) VALUES (?, 'a')"
+        UpsertPlan ts = (UpsertPlan) plan(MARIADB, "INSERT INTO emp (id, name) VALUES (?, 'a')"
                 + " ON DUPLICATE KEY UPDATE name = ?", EMP, TS);
         assertThat(ts.inTransaction().text()).contains("INSERT INTO emp (`id`, `name`, `ts`) VALUES (?, 'a', NOW(6))"
                 + " ON DUPLICATE KEY UPDATE `emp`.`id` = IF(")
@@ -331,17 +334,16 @@ class LockingPlannerTest {
     void whatCannotBeCapturedExactlyIsRefused() {
         for (String sql : List.of("UPDATE IGNORE emp SET id = 1", "UPDATE emp SET name = 'x' RETURNING id",
                 "INSERT INTO emp (id) VALUES (1) ON DUPLICATE KEY UPDATE name = 'b' RETURNING id")) {
-            assertThatThrownBy(() -> plan(LockingDialect.MARIADB, sql, EMP, CaptureSettings.DEFAULT))
+            assertThatThrownBy(() -> plan(MARIADB, sql, EMP, CaptureSettings.DEFAULT))
                     .as(sql).isInstanceOf(CaptureException.class).hasMessageContaining("repl.unsupported")
                     .extracting(e -> ((CaptureException) e).getSQLState()).isEqualTo("0AR01");
         }
-        assertThatThrownBy(() -> plan(LockingDialect.MARIADB, "INSERT INTO emp (name) SELECT name FROM emp", EMP, TS))
+        assertThatThrownBy(() -> plan(MARIADB, "INSERT INTO emp (name) SELECT name FROM emp", EMP, TS))
                 .isInstanceOf(CaptureException.class);
     }
 
     @Test
     void logInsertHasNineValuesPerRow() {
         assertThat(LogInsert.sql("`db`.`repl_log`", 2)).endsWith("VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?)");
-        assertThat(Dialect.named("mariadb")).isEqualTo(LockingDialect.MARIADB.sqlDialect());
     }
 }

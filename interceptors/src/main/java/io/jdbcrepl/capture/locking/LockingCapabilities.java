@@ -1,10 +1,9 @@
-package io.jdbcrepl.node;
-
-import io.jdbcrepl.dialect.Dialect;
+package io.jdbcrepl.capture.locking;
 
 /**
- * What a database does that locking capture (MariaDB/MySQL, H2) must follow: one constant per
- * vendor, so that the executors ask what the database does, not which database it is.
+ * What a database and its connector do that the executors of locking capture (MariaDB/MySQL, H2)
+ * must follow, so that they ask what the database does, not which database it is; one per
+ * database, from its {@link LockingSql}.
  *
  * @param textTransactions a transaction of its own is begun and ended with SQL text (START
  *        TRANSACTION, or a compound statement; COMMIT in one with the last LCRs), not with
@@ -23,18 +22,16 @@ import io.jdbcrepl.dialect.Dialect;
  *        rows (H2 2.4): such a statement is refused
  * @param failedBatchKeepsKeys after a failed batch entry, the generated keys of the entries that
  *        ran are still there (H2; MariaDB Connector/J has none)
+ * @param strictResultKinds the connector (MySQL Connector/J) refuses {@code executeQuery} of a
+ *        statement that returns no rows before running it, and answers {@code executeUpdate} of one
+ *        that returns rows with their count (-1 for one row) rather than failing
+ * @param insertIdKeys generated keys come as the connector shapes them for the MySQL family (MariaDB
+ *        Connector/J): one row {@code insert_id} (BIGINT UNSIGNED) per execution with its first
+ *        auto-increment value; else (H2) the requested columns, or the identity and key columns, per row
+ * @param temporalsAsText a time or timestamp the driver binds (a key) goes as text, every fractional
+ *        digit kept (the MySQL family: MySQL Connector/J talking to MariaDB drops the microseconds)
  */
-record LockingCapabilities(boolean textTransactions, boolean streamsResults, boolean keepsFailedChanges,
-        boolean sessionZoneTimestamps, boolean deltaTableRowLimit, boolean failedBatchKeepsKeys) {
-
-    static final LockingCapabilities MARIADB = new LockingCapabilities(true, true, false, true, false, false);
-    static final LockingCapabilities H2 = new LockingCapabilities(false, false, true, false, true, true);
-
-    static LockingCapabilities of(Dialect dialect) {
-        return switch (dialect.kind()) {
-            case MYSQL -> MARIADB;
-            case H2 -> H2;
-            case POSTGRESQL -> throw new IllegalArgumentException("PostgreSQL captures without locking reads");
-        };
-    }
+public record LockingCapabilities(boolean textTransactions, boolean streamsResults, boolean keepsFailedChanges,
+        boolean sessionZoneTimestamps, boolean deltaTableRowLimit, boolean failedBatchKeepsKeys,
+        boolean strictResultKinds, boolean insertIdKeys, boolean temporalsAsText) {
 }

@@ -1,8 +1,6 @@
-package io.jdbcrepl.node;
+package io.jdbcrepl.dialect.postgresql;
 
 import io.jdbcrepl.capture.TableInfo;
-import io.jdbcrepl.capture.pg.CapturePlan;
-import io.jdbcrepl.capture.pg.PostgresCapture;
 import io.jdbcrepl.capture.sql.Dml;
 import io.jdbcrepl.intercept.BoundParameter;
 import io.jdbcrepl.intercept.Execution;
@@ -12,6 +10,9 @@ import io.jdbcrepl.intercept.PreparedBatch;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.intercept.StatementInterceptor;
 import io.jdbcrepl.intercept.StatementKind;
+import io.jdbcrepl.node.CaptureSession;
+import io.jdbcrepl.node.ConcatenatedResultSet;
+import io.jdbcrepl.node.Node;
 
 import java.sql.BatchUpdateException;
 import java.sql.Connection;

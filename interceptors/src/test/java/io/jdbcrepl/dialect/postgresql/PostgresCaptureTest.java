@@ -1,4 +1,4 @@
-package io.jdbcrepl.capture.pg;
+package io.jdbcrepl.dialect.postgresql;
 
 import io.jdbcrepl.capture.CaptureSettings;
 import io.jdbcrepl.capture.ColumnInfo;

@@ -1,4 +1,4 @@
-package io.jdbcrepl.capture.pg;
+package io.jdbcrepl.dialect.postgresql;
 
 /**
  * A statement rewritten to capture its changes.

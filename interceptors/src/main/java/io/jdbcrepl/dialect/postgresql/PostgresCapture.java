@@ -1,10 +1,12 @@
-package io.jdbcrepl.capture.pg;
+package io.jdbcrepl.dialect.postgresql;
 
 import io.jdbcrepl.capture.CaptureException;
 import io.jdbcrepl.capture.CaptureSettings;
 import io.jdbcrepl.capture.ColumnInfo;
 import io.jdbcrepl.capture.LoggedColumns;
+import io.jdbcrepl.capture.SignedLcr;
 import io.jdbcrepl.capture.TableInfo;
+import io.jdbcrepl.capture.pg.LargeObjects;
 import io.jdbcrepl.capture.sql.Assignment;
 import io.jdbcrepl.capture.sql.ColumnRef;
 import io.jdbcrepl.dialect.Dialect;
@@ -41,6 +43,9 @@ import java.util.Map;
  * RETURNING ends in a SELECT of those items instead.
  */
 public final class PostgresCapture {
+
+    /** The SQL this planner writes and reads. */
+    private static final Dialect DIALECT = Dialect.named("postgresql");
 
     private static final java.util.Set<String> CHARACTER_TYPES = java.util.Set.of("bpchar", "char", "character",
             "varchar", "character varying", "text", "name", "citext");
@@ -82,8 +87,6 @@ public final class PostgresCapture {
      */
     public static final String INNER_PAD_SETTING = "jdbc_repl.log_ipad";
     public static final String OUTER_PAD_SETTING = "jdbc_repl.log_opad";
-    /** The canonical message's prefix (io.jdbcrepl.log.LogSignature writes the rest of it the same way). */
-    public static final String MESSAGE_PREFIX = "jdbc:repl LCR v1\n";
 
     /** The plan for one statement on one table. */
     public CapturePlan plan(Dml dml, TableInfo table, CaptureSettings settings) throws SQLException {
@@ -106,7 +109,7 @@ public final class PostgresCapture {
         if (keyColumns.isEmpty()) {
             for (ColumnInfo c : table.columns()) items.add(ref + "." + quote(c.name()));
         } else {
-            for (String k : keyColumns) items.add(ref + "." + quote(table.storedName(Dialect.Kind.POSTGRESQL.dialect().fold(k))));
+            for (String k : keyColumns) items.add(ref + "." + quote(table.storedName(DIALECT.fold(k))));
         }
         return plan(dml, table, settings, items);
     }
@@ -322,7 +325,7 @@ public final class PostgresCapture {
      */
     private static List<String> conflictColumns(OnConflict conflict, TableInfo table) throws SQLException {
         if (conflict.constraint() == null) return conflict.targetColumns().stream().map(c -> stored(table, c)).toList();
-        String name = Dialect.Kind.POSTGRESQL.dialect().fold(conflict.constraint());
+        String name = DIALECT.fold(conflict.constraint());
         List<String> columns = table.constraintColumns(name);
         if (columns == null) {
             // PostgreSQL's own error, before anything runs.
@@ -365,7 +368,7 @@ public final class PostgresCapture {
      */
     private String logInsert(String select) {
         if (positionSequence == null) return "INSERT INTO " + logTable + " (" + LOG_COLUMNS + ") " + select;
-        String message = "'\\x" + java.util.HexFormat.of().formatHex(MESSAGE_PREFIX
+        String message = "'\\x" + java.util.HexFormat.of().formatHex(SignedLcr.MESSAGE_PREFIX
                 .getBytes(java.nio.charset.StandardCharsets.UTF_8)) + "'::bytea";
         StringBuilder m = new StringBuilder(message);
         for (String field : new String[] {"repl_s.position::text", "repl_s.tx_id::text", "repl_s.source_node",
@@ -697,7 +700,7 @@ public final class PostgresCapture {
     }
 
     private static String stored(TableInfo table, ColumnRef column) {
-        return table.storedName(Dialect.Kind.POSTGRESQL.dialect().fold(column.name(), column.quoted()));
+        return table.storedName(DIALECT.fold(column.name(), column.quoted()));
     }
 
     private static String quotedList(List<String> columns) {

@@ -1,13 +1,12 @@
-package io.jdbcrepl.node;
+package io.jdbcrepl.dialect.mysql;
 
 import io.jdbcrepl.intercept.SqlState;
+import io.jdbcrepl.node.SessionZone;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.DateTimeException;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.regex.Matcher;
@@ -18,15 +17,13 @@ import java.util.regex.Pattern;
  * {@code SYSTEM} being the server's {@code system_time_zone}), so that a wall time read back
  * becomes the instant the column holds.
  */
-final class MariaDbSessionZone {
+final class MySqlSessionZone implements SessionZone {
 
     private static final Pattern OFFSET = Pattern.compile("([+-])(\\d{1,2}):(\\d{2})");
 
-    private MariaDbSessionZone() {
-    }
-
     /** The session's zone; an SQLException when Java knows no zone of that name. */
-    static ZoneId of(Connection connection) throws SQLException {
+    @Override
+    public ZoneId of(Connection connection) throws SQLException {
         String zone;
         String system;
         try (Statement s = connection.createStatement();
@@ -56,13 +53,5 @@ final class MariaDbSessionZone {
         }
         if (name == null) throw new DateTimeException("no zone");
         return ZoneId.of(name.trim(), ZoneId.SHORT_IDS);
-    }
-
-    /**
-     * The instant a wall time of {@code zone} stands for, in UTC. In the hour a zone's clocks go back
-     * the wall time is ambiguous and the earlier offset is taken.
-     */
-    static OffsetDateTime instant(LocalDateTime wall, ZoneId zone) {
-        return wall.atZone(zone).toOffsetDateTime().withOffsetSameInstant(ZoneOffset.UTC);
     }
 }

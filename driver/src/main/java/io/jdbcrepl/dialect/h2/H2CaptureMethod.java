@@ -1,0 +1,17 @@
+package io.jdbcrepl.dialect.h2;
+
+import io.jdbcrepl.node.CaptureMethod;
+
+/** H2: locking capture with data change delta tables; loads are INSERT … SELECT FROM CSVREAD(…), captured as such. */
+final class H2CaptureMethod implements CaptureMethod {
+
+    @Override
+    public boolean inStatement() {
+        return false;
+    }
+
+    @Override
+    public BulkLoad bulkLoad() {
+        return BulkLoad.NONE;
+    }
+}
