@@ -115,7 +115,7 @@ class ArchitectureTest {
             "apply.PrebuiltHandlers constant", "apply.Purger constant", "apply.RowApplier constant",
             "apply.RowSql constant", "apply.SqlErrors constant", "apply.Subscribers constant",
             "apply.TableMap constant", "apply.ValueBinding constant",
-            "capture.pg.LargeObjects named", "node.PostgresViews name", "node.PostgresViews named");
+            "capture.pg.LargeObjects named");
 
     @Test
     void vendorKnowledgeOnlyInDialectPackages() {

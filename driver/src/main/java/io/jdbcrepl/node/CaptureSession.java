@@ -85,13 +85,13 @@ public final class CaptureSession implements ConnectionInterceptor {
     }
 
     /** PostgreSQL: the capturing views of pgjdbc's connection, made on first unwrap. */
-    private PostgresViews postgresViews;
+    private UnwrapViews.Views postgresViews;
 
     /** PostgreSQL: {@code unwrap(PGConnection.class)} and {@code unwrap(BaseConnection.class)} capture COPY. */
     @Override
     public Object unwrap(Class<?> iface, Connection application) throws SQLException {
         if (strategy instanceof InStatementStrategy) {
-            if (postgresViews == null) postgresViews = new PostgresViews(this, raw);
+            if (postgresViews == null) postgresViews = node.dialect().part(UnwrapViews.class).of(this, raw);
             Object view = postgresViews.view(iface, application);
             if (view != null) return view;
         }

@@ -2,6 +2,7 @@ package io.jdbcrepl.dialect.h2;
 
 import io.jdbcrepl.dialect.DialectParts;
 import io.jdbcrepl.node.Notifier;
+import io.jdbcrepl.node.UnwrapViews;
 
 import java.util.List;
 
@@ -17,6 +18,7 @@ public final class H2DriverParts implements DialectParts {
                 new H2RefreshSql(),
                 new H2Catalogs(),
                 Notifier.NONE,
+                UnwrapViews.NONE,
                 new H2VerifySql(),
                 new H2DemoDatabase(),
                 new H2DeltaTableRows(),

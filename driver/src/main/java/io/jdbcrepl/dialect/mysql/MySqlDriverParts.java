@@ -2,6 +2,7 @@ package io.jdbcrepl.dialect.mysql;
 
 import io.jdbcrepl.dialect.DialectParts;
 import io.jdbcrepl.node.Notifier;
+import io.jdbcrepl.node.UnwrapViews;
 
 import java.util.List;
 
@@ -17,6 +18,7 @@ public final class MySqlDriverParts implements DialectParts {
                 new MySqlRefreshSql(),
                 new MySqlCatalogs(),
                 Notifier.NONE,
+                UnwrapViews.NONE,
                 new MySqlVerifySql(),
                 new MySqlDemoDatabase(),
                 new MySqlSessionZone(),

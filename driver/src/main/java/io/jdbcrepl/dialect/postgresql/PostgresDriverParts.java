@@ -2,6 +2,7 @@ package io.jdbcrepl.dialect.postgresql;
 
 import io.jdbcrepl.dialect.DialectParts;
 import io.jdbcrepl.node.Notifier;
+import io.jdbcrepl.node.UnwrapViews;
 
 import java.util.List;
 
@@ -17,6 +18,7 @@ public final class PostgresDriverParts implements DialectParts {
                 new PostgresRefreshSql(),
                 new PostgresCatalogs(),
                 (Notifier) PostgresNotifier::new,
+                (UnwrapViews) PostgresViews::new,
                 new PostgresVerifySql(),
                 new PostgresDemoDatabase(),
                 new PostgresCaptureMethod(),

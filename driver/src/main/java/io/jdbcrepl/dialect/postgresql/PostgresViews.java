@@ -1,6 +1,9 @@
-package io.jdbcrepl.node;
+package io.jdbcrepl.dialect.postgresql;
 
 import io.jdbcrepl.capture.sql.SqlClassifier;
+import io.jdbcrepl.node.CaptureSession;
+import io.jdbcrepl.node.StagedLoad;
+import io.jdbcrepl.node.UnwrapViews;
 
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -23,7 +26,7 @@ import java.sql.Wrapper;
  * driver links against pgjdbc, which a MariaDB or H2 user does not have, and which may live in a class
  * loader this driver cannot see.
  */
-final class PostgresViews {
+final class PostgresViews implements UnwrapViews.Views {
 
     private final CaptureSession session;
     private final Connection raw;
@@ -35,7 +38,8 @@ final class PostgresViews {
     }
 
     /** The view for {@code iface} (PGConnection, BaseConnection), or null to hand out the real connection. */
-    Object view(Class<?> iface, Connection application) throws SQLException {
+    @Override
+    public Object view(Class<?> iface, Connection application) throws SQLException {
         if (!iface.isInterface() || !iface.getName().startsWith("org.postgresql.")) return null;
         Class<?> base = load("org.postgresql.core.BaseConnection", iface.getClassLoader());
         if (base == null || !iface.isAssignableFrom(base) || !base.isInstance(raw)) return null;
