@@ -114,8 +114,7 @@ class ArchitectureTest {
             "apply.PgNotifications named", "apply.PgSourceReader constant", "apply.PgSourceReader named",
             "apply.PrebuiltHandlers constant", "apply.Purger constant", "apply.RowApplier constant",
             "apply.RowSql constant", "apply.SqlErrors constant", "apply.Subscribers constant",
-            "apply.TableMap constant", "apply.ValueBinding constant",
-            "capture.pg.LargeObjects named");
+            "apply.TableMap constant", "apply.ValueBinding constant");
 
     @Test
     void vendorKnowledgeOnlyInDialectPackages() {

@@ -4,7 +4,6 @@ import io.jdbcrepl.api.Conflict;
 import io.jdbcrepl.api.ConflictException;
 import io.jdbcrepl.api.ConflictType;
 import io.jdbcrepl.capture.ColumnInfo;
-import io.jdbcrepl.capture.pg.LargeObjects;
 import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.config.ColumnSet;
 import io.jdbcrepl.conflict.ConflictDetector;
@@ -413,7 +412,7 @@ final class RowApplier implements AutoCloseable {
         List<String> largeObjects = new ArrayList<>();
         for (ColumnInfo c : t.info().columns()) {
             if (!c.nullable()) notNull.add(c.name());
-            if (LargeObjects.is(c)) largeObjects.add(c.name());
+            if (c.isLargeObject()) largeObjects.add(c.name());
             String type = c.typeName() == null ? "" : c.typeName().toLowerCase(java.util.Locale.ROOT);
             if (type.equals("bpchar") || type.equals("char") || type.equals("character")) padded.add(c.name());
         }

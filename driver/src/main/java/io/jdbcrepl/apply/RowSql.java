@@ -1,6 +1,5 @@
 package io.jdbcrepl.apply;
 
-import io.jdbcrepl.capture.pg.LargeObjects;
 import io.jdbcrepl.dialect.Dialect;
 
 import java.util.List;
@@ -26,7 +25,7 @@ final class RowSql {
 
     static String insert(Dialect d, TableMap.LocalTable table, List<String> columns) {
         return "INSERT INTO " + table.sql() + " (" + list(d, columns, "", ", ") + ") VALUES ("
-                + columns.stream().map(c -> LargeObjects.assigned(table.columnInfo(c), "?"))
+                + columns.stream().map(c -> d.writeValue(table.columnInfo(c).type(), "?"))
                         .collect(Collectors.joining(", ")) + ")";
     }
 
@@ -36,7 +35,7 @@ final class RowSql {
      */
     static String update(Dialect d, TableMap.LocalTable table, List<String> set, List<String> key, List<String> compared) {
         String head = "UPDATE " + table.sql() + " SET "
-                + set.stream().map(c -> quote(d, c) + " = " + LargeObjects.assigned(table.columnInfo(c), "?"))
+                + set.stream().map(c -> quote(d, c) + " = " + d.writeValue(table.columnInfo(c).type(), "?"))
                         .collect(Collectors.joining(", "));
         return table.info().keyless() ? head + oneOf(d, table.sql(), key, compared) : head + where(d, key, compared, false);
     }
@@ -49,7 +48,7 @@ final class RowSql {
     /** The current row by key: {@code columns} in order (of a table without key, one of the identical rows). */
     static String select(Dialect d, TableMap.LocalTable table, List<String> columns, List<String> key) {
         boolean keyless = table.info().keyless();
-        return "SELECT " + columns.stream().map(c -> LargeObjects.selectItem(table.columnInfo(c), quote(d, c)))
+        return "SELECT " + columns.stream().map(c -> d.readValue(table.columnInfo(c).type(), quote(d, c)))
                 .collect(Collectors.joining(", ")) + " FROM " + table.sql() + where(d, key, List.of(), keyless)
                 + (keyless ? " LIMIT 1" : "");
     }

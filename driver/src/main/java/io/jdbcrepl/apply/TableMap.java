@@ -44,7 +44,7 @@ final class TableMap {
         /** Whether an old value of this (non-key) column is compared on apply; never a large object's. */
         boolean compared(String stored) {
             if (info.isKey(stored)) return true;
-            if (io.jdbcrepl.capture.pg.LargeObjects.is(columnInfo(stored))) return false;
+            if (columnInfo(stored).isLargeObject()) return false;
             return !noCompareAll && !noCompare.contains(stored.toLowerCase(Locale.ROOT));
         }
     }

@@ -372,7 +372,7 @@ public final class Node {
             throw new CaptureException(e.getMessage());
         }
         for (String k : loaded.get().key()) {
-            if (loaded.get().column(k).map(io.jdbcrepl.capture.pg.LargeObjects::is).orElse(false)) {
+            if (loaded.get().column(k).map(io.jdbcrepl.capture.ColumnInfo::isLargeObject).orElse(false)) {
                 throw new CaptureException("Table " + loaded.get().qualifiedName() + " is replicated with large object"
                         + " column " + k + " in its key: a large object's number differs on every node, so it cannot"
                         + " find a row there; key the table by other columns (repl.key." + table + "=<columns>)");

@@ -289,8 +289,7 @@ public final class TableVerifier {
             for (int i = 0; i < ordered.size(); i++) {
                 if (i > 0) sql.append(", ");
                 // a large object by its content: its number is the node's own
-                sql.append(io.jdbcrepl.capture.pg.LargeObjects.selectItem(ordered.get(i),
-                        quote(side.dialect(), ordered.get(i).name())));
+                sql.append(side.dialect().readValue(ordered.get(i).type(), quote(side.dialect(), ordered.get(i).name())));
             }
             sql.append(" FROM ").append(quote(side.dialect(), info.schema())).append('.')
                     .append(quote(side.dialect(), info.name())).append(" ORDER BY ");

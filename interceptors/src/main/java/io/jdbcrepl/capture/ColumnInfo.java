@@ -26,6 +26,11 @@ public record ColumnInfo(String name, ValueType type, String typeName, boolean n
         return type != ValueType.JSON && (typeName == null || !LARGE.matcher(typeName).matches());
     }
 
+    /** Whether the column holds references to values kept outside the row (PostgreSQL's large objects, {@code oid}/{@code lo}). */
+    public boolean isLargeObject() {
+        return type == ValueType.LARGE_OBJECT;
+    }
+
     /** Whether it holds an instant shown as the session's wall time (see {@link Dialect#timestampInSessionZone}), logged as a TIMESTAMPTZ. */
     public boolean holdsInstant(Dialect dialect) {
         return type == ValueType.TIMESTAMP && dialect.timestampInSessionZone(typeName);

@@ -1,6 +1,7 @@
 package io.jdbcrepl.dialect;
 
 import io.jdbcrepl.intercept.SqlState;
+import io.jdbcrepl.lcr.ValueType;
 
 import java.sql.SQLException;
 import java.util.List;
@@ -191,5 +192,20 @@ public abstract class Dialect {
      */
     public boolean timestampInSessionZone(String typeName) {
         return false;
+    }
+
+    // ---- values ----
+
+    /**
+     * What a SELECT reads for a column of this type: the column, unless the database keeps such
+     * values outside the row (a PostgreSQL large object: the row holds its number, the log its bytes).
+     */
+    public String readValue(ValueType type, String columnSql) {
+        return columnSql;
+    }
+
+    /** What an INSERT or UPDATE assigns to a column of this type for the value bound to {@code placeholder}. */
+    public String writeValue(ValueType type, String placeholder) {
+        return placeholder;
     }
 }

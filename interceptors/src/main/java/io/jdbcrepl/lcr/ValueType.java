@@ -52,7 +52,7 @@ public enum ValueType {
      * {@code byte[]}: the content of a PostgreSQL large object that an {@code oid} (or {@code lo})
      * column names; base64 string. The number itself names nothing on another database, so the
      * log carries the bytes; apply stores them in an object of its own (see
-     * {@code io.jdbcrepl.capture.pg.LargeObjects}). Read and bound as bytes: SQL that selects or
+     * {@code io.jdbcrepl.dialect.Dialect#readValue}). Read and bound as bytes: SQL that selects or
      * assigns such a column wraps it in {@code lo_get} / {@code lo_from_bytea}.
      */
     LARGE_OBJECT(Types.VARBINARY);

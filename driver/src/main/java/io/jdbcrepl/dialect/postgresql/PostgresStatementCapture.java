@@ -122,7 +122,7 @@ final class PostgresStatementCapture implements StatementInterceptor {
      * Said as what it is, with the table's large object columns and the way out.
      */
     private SQLException largeObjectNotVisible(SQLException e) {
-        List<String> columns = table.columns().stream().filter(io.jdbcrepl.capture.pg.LargeObjects::is)
+        List<String> columns = table.columns().stream().filter(io.jdbcrepl.capture.ColumnInfo::isLargeObject)
                 .map(io.jdbcrepl.capture.ColumnInfo::name).toList();
         if (columns.isEmpty() || !SqlState.UNDEFINED_OBJECT.is(e.getSQLState())
                 || !String.valueOf(e.getMessage()).contains("large object")) {

@@ -6,7 +6,6 @@ import io.jdbcrepl.capture.ColumnInfo;
 import io.jdbcrepl.capture.LoggedColumns;
 import io.jdbcrepl.capture.SignedLcr;
 import io.jdbcrepl.capture.TableInfo;
-import io.jdbcrepl.capture.pg.LargeObjects;
 import io.jdbcrepl.capture.sql.Assignment;
 import io.jdbcrepl.capture.sql.ColumnRef;
 import io.jdbcrepl.dialect.Dialect;

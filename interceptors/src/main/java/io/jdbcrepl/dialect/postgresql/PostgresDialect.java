@@ -1,6 +1,7 @@
 package io.jdbcrepl.dialect.postgresql;
 
 import io.jdbcrepl.dialect.Dialect;
+import io.jdbcrepl.lcr.ValueType;
 
 import java.util.List;
 
@@ -39,5 +40,17 @@ public class PostgresDialect extends Dialect {
     @Override
     protected List<Object> parts() {
         return List.of(new PostgresSqlSyntax());
+    }
+
+    // ---- values ----
+
+    @Override
+    public String readValue(ValueType type, String columnSql) {
+        return type == ValueType.LARGE_OBJECT ? LargeObjects.content(columnSql) : columnSql;
+    }
+
+    @Override
+    public String writeValue(ValueType type, String placeholder) {
+        return type == ValueType.LARGE_OBJECT ? LargeObjects.create(placeholder) : placeholder;
     }
 }
