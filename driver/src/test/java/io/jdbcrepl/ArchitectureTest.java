@@ -108,14 +108,6 @@ class ArchitectureTest {
      * from a class also removes its line here.
      */
     private static final Set<String> KNOWN_VENDOR_KNOWLEDGE = Set.of(
-            "apply.Applier constant", "apply.ApplierLock constant", "apply.ApplyTrust constant",
-            "apply.ConflictLog constant", "apply.CustomApply constant", "apply.EpochSourceReader constant",
-            "apply.ErrorQueue constant", "apply.LockWaits constant", "apply.LogRows constant",
-            "apply.NodeAdmin constant", "apply.Peers constant", "apply.PgNotifications name",
-            "apply.PgNotifications named", "apply.PgSourceReader constant", "apply.PgSourceReader named",
-            "apply.PrebuiltHandlers constant", "apply.Purger constant", "apply.RowApplier constant",
-            "apply.RowSql constant", "apply.SqlErrors constant", "apply.Subscribers constant",
-            "apply.TableMap constant", "apply.ValueBinding constant",
             "capture.locking.LockingDialect constant", "capture.locking.LockingPlanner constant",
             "capture.locking.UpdatePlan constant",
             "capture.pg.CapturePlan named", "capture.pg.LargeObjects named", "capture.pg.PostgresCapture constant",

@@ -6,7 +6,7 @@ import io.jdbcrepl.intercept.SqlState;
 import java.sql.SQLException;
 
 /** Which local errors are worth retrying, and which are conflicts (SPEC 5.1). */
-final class SqlErrors {
+public final class SqlErrors {
 
     private SqlErrors() {
     }
@@ -26,7 +26,7 @@ final class SqlErrors {
      * intervention, shutdown or recovery (57), a read-only database (25006), lock and statement
      * timeouts, and another applier taking over (fencing).
      */
-    static boolean transientError(SQLException e) {
+    public static boolean transientError(SQLException e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof ProgressStore.Fenced) return true;
             if (!(t instanceof SQLException s)) continue;
@@ -71,14 +71,13 @@ final class SqlErrors {
     }
 
     static boolean uniqueViolation(SQLException e, Dialect dialect) {
-        return SqlState.UNIQUE_VIOLATION.is(e.getSQLState()) || (dialect.kind() == Dialect.Kind.MYSQL && e.getErrorCode() == 1062);
+        return SqlState.UNIQUE_VIOLATION.is(e.getSQLState()) || dialect.part(ApplySql.class).uniqueViolation(e.getErrorCode());
     }
 
     static boolean foreignKeyViolation(SQLException e, Dialect dialect) {
         String state = e.getSQLState();
         if (SqlState.FOREIGN_KEY_VIOLATION.is(state) || SqlState.FOREIGN_KEY_PARENT_MISSING.is(state)) return true;
-        int code = e.getErrorCode();
-        return dialect.kind() == Dialect.Kind.MYSQL && (code == 1451 || code == 1452 || code == 1216 || code == 1217);
+        return dialect.part(ApplySql.class).foreignKeyViolation(e.getErrorCode());
     }
 
     static String state(SQLException e) {

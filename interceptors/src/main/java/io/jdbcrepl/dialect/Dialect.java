@@ -158,4 +158,11 @@ public abstract class Dialect {
     public String toString() {
         return name();
     }
+
+    // ---- apply ----
+
+    /** Whether unquoted names fold to upper case (as the SQL standard says, and H2 does). */
+    public boolean foldsToUpper() {
+        return "A".equals(foldUnquoted("a"));
+    }
 }

@@ -1,0 +1,79 @@
+package io.jdbcrepl.dialect.h2;
+
+import io.jdbcrepl.apply.ApplySql;
+import io.jdbcrepl.lcr.ValueType;
+
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+
+/** H2's apply SQL. */
+final class H2ApplySql implements ApplySql {
+
+    @Override
+    public String jsonParameter() {
+        return "?";
+    }
+
+    /** H2's INSERT has no such form: a concurrent insert of the same key fails it. */
+    @Override
+    public String insertIfAbsent(String insert, String key) {
+        return insert;
+    }
+
+    @Override
+    public String nullSafeEquals() {
+        return " IS NOT DISTINCT FROM ?";
+    }
+
+    @Override
+    public String oneRowOf(String table, String where) {
+        return where + " LIMIT 1";
+    }
+
+    @Override
+    public boolean uniqueViolation(int errorCode) {
+        return false;
+    }
+
+    @Override
+    public boolean foreignKeyViolation(int errorCode) {
+        return false;
+    }
+
+    /** H2 does not tell who waits for whom: groups shrink only when they take long. */
+    @Override
+    public List<LockWaitQuery> lockWaitQueries() {
+        return List.of();
+    }
+
+    @Override
+    public boolean batchesChanges() {
+        return true;
+    }
+
+    @Override
+    public boolean applyReadCommitted() {
+        return false;
+    }
+
+    @Override
+    public void instantsInUtc(Connection local) {
+    }
+
+    @Override
+    public boolean instantAsWallTime(ValueType type, String typeName) {
+        return false;
+    }
+
+    @Override
+    public String storable(String text, boolean json) {
+        return text;
+    }
+
+    /** H2 has no such settings: an embedded database cannot be partitioned away. */
+    @Override
+    public void peerTimeouts(Duration timeout, Properties p) {
+    }
+}

@@ -1,0 +1,112 @@
+package io.jdbcrepl.dialect.mysql;
+
+import io.jdbcrepl.apply.ApplySql;
+import io.jdbcrepl.lcr.ValueType;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+
+/** The MySQL family's apply SQL: one for MySQL 8 and MariaDB, which tell apart at run time where they differ. */
+final class MySqlApplySql implements ApplySql {
+
+    /**
+     * MariaDB's InnoDB lock waits, needing the PROCESS privilege. MariaDB fills these tables from a
+     * cache that it refreshes only when nobody has read them for 100 ms, so the answer is asked at
+     * most every 250 ms and kept in between (asked more often, the cache would never change).
+     */
+    private static final LockWaitQuery MARIADB_LOCK_WAITS = new LockWaitQuery(
+            "SELECT EXISTS (SELECT 1 FROM information_schema.innodb_lock_waits w"
+            + " JOIN information_schema.innodb_trx t ON t.trx_id = w.blocking_trx_id"
+            + " WHERE t.trx_mysql_thread_id = CONNECTION_ID())", Duration.ofMillis(250));
+    /** MySQL 8's, needing the performance schema. */
+    private static final LockWaitQuery MYSQL_LOCK_WAITS = new LockWaitQuery(
+            "SELECT EXISTS (SELECT 1 FROM performance_schema.data_lock_waits w"
+            + " JOIN performance_schema.threads t ON t.thread_id = w.blocking_thread_id"
+            + " WHERE t.processlist_id = CONNECTION_ID())", Duration.ZERO);
+
+    @Override
+    public String jsonParameter() {
+        return "?";
+    }
+
+    @Override
+    public String insertIfAbsent(String insert, String key) {
+        return insert.replaceFirst("INSERT", "INSERT IGNORE");
+    }
+
+    @Override
+    public String nullSafeEquals() {
+        return " <=> ?";
+    }
+
+    @Override
+    public String oneRowOf(String table, String where) {
+        return where + " LIMIT 1";
+    }
+
+    /** ER_DUP_ENTRY. */
+    @Override
+    public boolean uniqueViolation(int errorCode) {
+        return errorCode == 1062;
+    }
+
+    /** ER_ROW_IS_REFERENCED(_2), ER_NO_REFERENCED_ROW(_2). */
+    @Override
+    public boolean foreignKeyViolation(int errorCode) {
+        return errorCode == 1451 || errorCode == 1452 || errorCode == 1216 || errorCode == 1217;
+    }
+
+    /** Whichever the server has: MariaDB's first, then MySQL 8's. */
+    @Override
+    public List<LockWaitQuery> lockWaitQueries() {
+        return List.of(MARIADB_LOCK_WAITS, MYSQL_LOCK_WAITS);
+    }
+
+    /** Changes are sent one at a time, each with its own count. */
+    @Override
+    public boolean batchesChanges() {
+        return false;
+    }
+
+    /** InnoDB's REPEATABLE READ would show a conflict's row as of an older snapshot than the UPDATE saw. */
+    @Override
+    public boolean applyReadCommitted() {
+        return true;
+    }
+
+    /**
+     * The session shows and takes TIMESTAMP values in UTC, so that a logged instant is bound as UTC
+     * text and a row's TIMESTAMP is read back as the instant it holds, whatever the server's default zone.
+     */
+    @Override
+    public void instantsInUtc(Connection local) throws SQLException {
+        try (Statement s = local.createStatement()) {
+            s.execute("SET time_zone = '+00:00'");
+        }
+    }
+
+    /** A {@code TIMESTAMP} (not a {@code DATETIME}): an instant read and written as a wall time of the session's zone. */
+    @Override
+    public boolean instantAsWallTime(ValueType type, String typeName) {
+        return type == ValueType.TIMESTAMP && typeName != null
+                && typeName.trim().toUpperCase(Locale.ROOT).startsWith("TIMESTAMP");
+    }
+
+    @Override
+    public String storable(String text, boolean json) {
+        return text;
+    }
+
+    /** The MySQL-family connectors' timeouts are in milliseconds. */
+    @Override
+    public void peerTimeouts(Duration timeout, Properties p) {
+        String millis = String.valueOf(Math.max(1, timeout.toMillis()));
+        p.setProperty("connectTimeout", millis);
+        p.setProperty("socketTimeout", millis);
+    }
+}
