@@ -233,7 +233,7 @@ final class Applier implements Runnable {
         Connection l = VendorDriver.open(node.config());
         local = l;
         l.setAutoCommit(false);
-        // InnoDB's REPEATABLE READ would show a conflict's row as of an older snapshot than the UPDATE saw.
+        // READ COMMITTED where the default would show a conflict's row older than the UPDATE saw
         ApplySql sql = node.dialect().part(ApplySql.class);
         if (sql.applyReadCommitted()) l.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
         sql.instantsInUtc(l);

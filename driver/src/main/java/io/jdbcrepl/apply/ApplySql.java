@@ -10,7 +10,8 @@ import java.util.Properties;
 
 /**
  * What differs per database in the SQL the apply side writes and the errors it reads: the texts of
- * statements, the vendor error codes besides the SQLState, and how a session is set up.
+ * statements, what the database's own error codes say besides the SQLState, how a session is set
+ * up, and what the database can do.
  */
 public interface ApplySql {
 
@@ -31,6 +32,18 @@ public interface ApplySql {
      * {@code where} is the WHERE that matches them all, {@code table} the table.
      */
     String oneRowOf(String table, String where);
+
+    /**
+     * Whether an error says, by this database's own codes, that it passes by itself (SPEC 8.8: the
+     * applier pauses and retries); the SQLStates every database shares are read apart.
+     */
+    boolean passing(SQLException e);
+
+    /**
+     * Whether an error says, by this database's own codes, that a local transaction lost a race for
+     * locks (a deadlock, a lock wait timeout) and is simply run again.
+     */
+    boolean lockConflict(SQLException e);
 
     /** Whether a vendor error code (besides SQLState 23505) says a unique key was violated. */
     boolean uniqueViolation(int errorCode);

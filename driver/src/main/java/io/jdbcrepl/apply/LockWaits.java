@@ -12,14 +12,10 @@ import java.time.Duration;
 /**
  * Whether another session waits for a row lock the applier's transaction holds: then the
  * application is writing the rows a backlog is being applied to, and the applier commits smaller
- * groups so that it never keeps them locked for long (issue 17). PostgreSQL: {@code pg_locks} and
- * {@code pg_blocking_pids}, readable by any user. MariaDB: {@code information_schema} InnoDB lock
- * waits, MySQL 8: {@code performance_schema.data_lock_waits}, both needing the PROCESS privilege
- * or the performance schema; without them (and on H2) nothing is seen and groups shrink only when
- * they take long. MariaDB fills its InnoDB lock tables from a cache that it refreshes only when
- * nobody has read them for 100 ms, so there the answer is asked at most every 250 ms and kept in
- * between (asked more often, the cache would never change). The queries are the database's
- * ({@link ApplySql#lockWaitQueries}).
+ * groups so that it never keeps them locked for long (issue 17). The database gives the queries
+ * that can tell and how long an answer holds ({@link ApplySql#lockWaitQueries}); where none runs
+ * (a privilege missing, or a database that cannot tell) nothing is seen and groups shrink only
+ * when they take long.
  */
 final class LockWaits {
 

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
+import java.util.Set;
 
 /** The MySQL family's apply SQL: one for MySQL 8 and MariaDB, which tell apart at run time where they differ. */
 final class MySqlApplySql implements ApplySql {
@@ -47,6 +48,24 @@ final class MySqlApplySql implements ApplySql {
     @Override
     public String oneRowOf(String table, String where) {
         return where + " LIMIT 1";
+    }
+
+    /**
+     * Passing conditions that come with SQLState HY000 or HY001: lock wait timeout (1205), deadlock
+     * (1213), disk full (1021), table full (1114), out of memory (1037, 1038, 1041), read-only server
+     * (1290, 1836), query interrupted or over its time (1317, 1969, 3024).
+     */
+    private static final Set<Integer> PASSING = Set.of(1205, 1213, 1021, 1114, 1037, 1038, 1041, 1290, 1836, 1317, 1969, 3024);
+
+    @Override
+    public boolean passing(SQLException e) {
+        return PASSING.contains(e.getErrorCode());
+    }
+
+    /** Lock wait timeout, deadlock. */
+    @Override
+    public boolean lockConflict(SQLException e) {
+        return e.getErrorCode() == 1205 || e.getErrorCode() == 1213;
     }
 
     /** ER_DUP_ENTRY. */

@@ -5,6 +5,7 @@ import io.jdbcrepl.lcr.Json;
 import io.jdbcrepl.lcr.ValueType;
 
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
@@ -35,6 +36,17 @@ final class PostgresApplySql implements ApplySql {
     @Override
     public String oneRowOf(String table, String where) {
         return " WHERE ctid = (SELECT ctid FROM " + table + where + " LIMIT 1)";
+    }
+
+    /** PostgreSQL says it all by SQLState. */
+    @Override
+    public boolean passing(SQLException e) {
+        return false;
+    }
+
+    @Override
+    public boolean lockConflict(SQLException e) {
+        return false;
     }
 
     @Override
