@@ -233,9 +233,10 @@ final class Applier implements Runnable {
         Connection l = VendorDriver.open(node.config());
         local = l;
         l.setAutoCommit(false);
-        // InnoDB's REPEATABLE READ would show a conflict's row as of an older snapshot than the UPDATE saw.
-        if (node.dialect().kind() == Dialect.Kind.MYSQL) l.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-        RowApplier.instantsInUtc(l, node.dialect());
+        // READ COMMITTED where the default would show a conflict's row older than the UPDATE saw
+        ApplySql sql = node.dialect().part(ApplySql.class);
+        if (sql.applyReadCommitted()) l.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+        sql.instantsInUtc(l);
         try (ApplierLock lock = new ApplierLock(node.dialect(), node.changeLog(), node.logSchema(), peer.name())) {
             if (!lock.tryAcquire(l, () -> VendorDriver.open(node.config()))) {
                 state = State.STANDBY;
@@ -249,8 +250,9 @@ final class Applier implements Runnable {
             Dialect sourceDialect = source.dialect();
             Subscribers sourceSubscribers = new Subscribers(sourceDialect,
                     new io.jdbcrepl.log.ChangeLogSchema(sourceDialect, source.logSchema()));
-            Position at = progress.load(l, peer.name(), Position.initial(sourceDialect.kind() == Dialect.Kind.POSTGRESQL));
-            if ((at instanceof Position.Snapshot) != (sourceDialect.kind() == Dialect.Kind.POSTGRESQL)) {
+            Position initial = sourceDialect.part(SourceReaders.class).initial();
+            Position at = progress.load(l, peer.name(), initial);
+            if (at.getClass() != initial.getClass()) {
                 throw SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception("repl_progress holds " + at.encode() + " for " + peer.name()
                         + ", which is not a position of a " + sourceDialect + " source");
             }

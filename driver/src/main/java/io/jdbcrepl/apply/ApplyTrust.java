@@ -85,7 +85,7 @@ final class ApplyTrust {
         if (localLogSchema != null && localLogSchema.equalsIgnoreCase(schema) && !localLogSchema.equalsIgnoreCase(localHomeSchema)) {
             return from + ": " + schema + " is the driver's schema here, never written by replication";
         }
-        if (!config.acceptsApply(schema, lcr.objectName(), localHomeSchema, dialect.kind() == Dialect.Kind.H2)) {
+        if (!config.acceptsApply(schema, lcr.objectName(), localHomeSchema, dialect.foldsToUpper())) {
             return from + ": the table does not match repl.apply.tables (by default repl.tables minus repl.exclude) here";
         }
         return null;

@@ -36,7 +36,7 @@ final class ConflictLog {
 
     void write(Connection local, List<ConflictHistory> rows) throws SQLException {
         if (rows.isEmpty()) return;
-        String json = dialect.kind() == Dialect.Kind.POSTGRESQL ? "?::json" : "?";
+        String json = dialect.part(ApplySql.class).jsonParameter();
         try (PreparedStatement ps = local.prepareStatement("INSERT INTO " + table + " (" + COLUMNS + ") VALUES (" + now + ", ?, ?, ?,"
                 + " ?, ?, " + json + ", ?, ?, ?, " + json + ", ?, ?, ?, ?, " + json + ", " + json + ", " + json + ")")) {
             for (ConflictHistory h : rows) {

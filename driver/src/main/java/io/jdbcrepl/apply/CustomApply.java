@@ -35,7 +35,7 @@ final class CustomApply {
         CustomHandlers known = byTable.get(table.sql());
         if (known != null) return known;
         CustomHandlers loaded = CustomHandlers.load(config.dmlHandlers(table.info().schema(), table.info().name(),
-                localSchema, dialect.kind() == Dialect.Kind.H2), loader());
+                localSchema, dialect.foldsToUpper()), loader());
         byTable.put(table.sql(), loaded);
         return loaded;
     }

@@ -1,6 +1,5 @@
 package io.jdbcrepl.apply;
 
-import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.log.ChangeLogSchema;
 import io.jdbcrepl.log.Grants;
@@ -24,7 +23,7 @@ import java.util.Deque;
 final class EpochSourceReader implements SourceReader {
 
     private final Connection source;
-    private final Dialect dialect;
+    private final EpochSourceReaders database;
     private final LogRows rows;
     private final String txTable;
     private final String epochTable;
@@ -33,20 +32,17 @@ final class EpochSourceReader implements SourceReader {
     private long closed = -1; // every transaction with an epoch below this one is committed
     private boolean drained = true;
 
-    EpochSourceReader(Connection source, Dialect dialect, ChangeLogSchema schema, int page,
+    EpochSourceReader(Connection source, EpochSourceReaders database, ChangeLogSchema schema, int page,
             io.jdbcrepl.config.LogSignature signature) throws SQLException {
         this.source = source;
-        this.dialect = dialect;
-        this.rows = new LogRows(dialect, schema, signature);
+        this.database = database;
+        this.rows = new LogRows(schema, signature);
         this.txTable = schema.table("repl_tx");
         this.epochTable = schema.table("repl_epoch");
         this.logTable = schema.table("repl_log");
         this.page = page;
         source.setAutoCommit(true);
-        if (dialect.kind() == Dialect.Kind.MYSQL) {
-            // Each read sees the latest commits: no snapshot kept between statements.
-            source.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-        }
+        database.prepare(source);
     }
 
     /**
@@ -54,7 +50,7 @@ final class EpochSourceReader implements SourceReader {
      * One auto-committed statement, so that the epoch row's lock ends with it on the server: a consumer
      * whose network goes away between statements cannot leave it held and block the source's commits
      * (their stamps read the row under a shared lock). The new value is this statement's own, never a
-     * later consumer's: MySQL family through {@code LAST_INSERT_ID(expr)}, H2 through its delta table.
+     * later consumer's ({@link EpochSourceReaders#closeEpoch}).
      */
     private long closeEpoch() throws SQLException {
         try {
@@ -70,22 +66,11 @@ final class EpochSourceReader implements SourceReader {
 
     private long closeEpochAs() throws SQLException {
         try (Statement s = source.createStatement()) {
-            ResultSet rs;
-            if (dialect.kind() == Dialect.Kind.MYSQL) {
-                if (s.executeUpdate("UPDATE " + epochTable + " SET epoch = LAST_INSERT_ID(epoch + 1) WHERE id = 1") != 1) {
-                    throw SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception("repl_epoch has no row with id 1 in " + epochTable);
-                }
-                rs = s.executeQuery("SELECT LAST_INSERT_ID()");
-            } else {
-                rs = s.executeQuery("SELECT epoch FROM FINAL TABLE (UPDATE " + epochTable
-                        + " SET epoch = epoch + 1 WHERE id = 1)");
+            long epoch = database.closeEpoch(s, epochTable);
+            if (epoch == 0) {
+                throw SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception("repl_epoch has no row with id 1 in " + epochTable);
             }
-            try (rs) {
-                if (!rs.next() || rs.getLong(1) == 0) {
-                    throw SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception("repl_epoch has no row with id 1 in " + epochTable);
-                }
-                return rs.getLong(1);
-            }
+            return epoch;
         }
     }
 
@@ -115,7 +100,7 @@ final class EpochSourceReader implements SourceReader {
         try (PreparedStatement ps = source.prepareStatement("SELECT tx_id, epoch, last_position, (SELECT count(*) FROM "
                 + logTable + " l WHERE l.tx_id = " + txTable + ".tx_id) FROM " + txTable
                 + " WHERE epoch < ? AND " + after() + " ORDER BY epoch, last_position, tx_id"
-                + (dialect.kind() == Dialect.Kind.MYSQL ? " LIMIT " + page : " FETCH FIRST " + page + " ROWS ONLY"))) {
+                + database.firstRows(page))) {
             ps.setLong(1, closed);
             bindAfter(ps, 1, at);
             try (ResultSet rs = ps.executeQuery()) {

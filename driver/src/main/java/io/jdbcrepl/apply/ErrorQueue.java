@@ -89,7 +89,7 @@ final class ErrorQueue {
         message = message.replace("\u0000", "\\u0000");
         try (PreparedStatement ps = local.prepareStatement("INSERT INTO " + errors + " (source_database,"
                 + " source_transaction_id, source_position, message_number, message_count, error_code, error_message)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?)", new String[] {dialect.kind() == Dialect.Kind.H2 ? "ID" : "id"})) {
+                + " VALUES (?, ?, ?, ?, ?, ?, ?)", new String[] {dialect.fold("id", false)})) {
             ps.setString(1, source);
             ps.setString(2, txId);
             ps.setLong(3, position);
@@ -105,30 +105,15 @@ final class ErrorQueue {
         }
     }
 
-    /**
-     * What PostgreSQL cannot hold, from a MariaDB or H2 source's text log, kept readable rather than
-     * stopping the applier on the entry: text that is not JSON, for a json column, as a JSON string
-     * holding it exactly (so is JSON with raw control characters); a NUL character, in a text column, as the six characters {@code \\u0000}.
-     */
+    /** Stored LCR text as this database can hold it in the error queue ({@link ApplySql#storable}). */
     private String storable(String text, boolean json) {
-        if (text == null || dialect.kind() != Dialect.Kind.POSTGRESQL) return text;
-        if (!json) return text.replace("\u0000", "\\u0000");
-        try {
-            Json.read(text);
-            // this reader takes raw control characters in strings, which PostgreSQL refuses; the driver never writes them
-            return text.chars().anyMatch(c -> c < 0x20) ? Json.write(text) : text;
-        } catch (RuntimeException notJson) {
-            return Json.write(text);
-        }
+        return text == null ? null : dialect.part(ApplySql.class).storable(text, json);
     }
 
     private String insertLcr() {
+        String json = dialect.part(ApplySql.class).jsonParameter();
         return "INSERT INTO " + lcrs + " (error_id, seq, " + LogRows.COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
-                + cast("?") + ", " + cast("?") + ", " + cast("?") + ", " + cast("?") + ", ?, ?)";
-    }
-
-    private String cast(String param) {
-        return dialect.kind() == Dialect.Kind.POSTGRESQL ? param + "::json" : param;
+                + json + ", " + json + ", " + json + ", " + json + ", ?, ?)";
     }
 
     private void bind(PreparedStatement ps, long id, long number, RowLcr lcr) throws SQLException {

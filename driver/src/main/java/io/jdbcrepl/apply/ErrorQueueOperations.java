@@ -186,7 +186,7 @@ final class ErrorQueueOperations {
     }
 
     private ApplyFailure apply(Connection local, ErrorEntry entry, ConflictHandler handlers) throws SQLException {
-        RowApplier.instantsInUtc(local, node.dialect()); // an admin connection of its own (NodeAdmin)
+        node.dialect().part(ApplySql.class).instantsInUtc(local); // an admin connection of its own (NodeAdmin)
         String sourceSchema = sourceSchema(entry.sourceDatabase());
         TableMap tables = new TableMap(local, node.dialect(), node.config(), sourceSchema, node.homeSchema());
         // SPEC 8.7: a refused entry stays refused; it came from entry.sourceDatabase(), which must be a peer

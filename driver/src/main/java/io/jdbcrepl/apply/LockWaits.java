@@ -7,34 +7,19 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 
 /**
  * Whether another session waits for a row lock the applier's transaction holds: then the
  * application is writing the rows a backlog is being applied to, and the applier commits smaller
- * groups so that it never keeps them locked for long (issue 17). PostgreSQL: {@code pg_locks} and
- * {@code pg_blocking_pids}, readable by any user. MariaDB: {@code information_schema} InnoDB lock
- * waits, MySQL 8: {@code performance_schema.data_lock_waits}, both needing the PROCESS privilege
- * or the performance schema; without them (and on H2) nothing is seen and groups shrink only when
- * they take long. MariaDB fills its InnoDB lock tables from a cache that it refreshes only when
- * nobody has read them for 100 ms, so there the answer is asked at most every 250 ms and kept in
- * between (asked more often, the cache would never change).
+ * groups so that it never keeps them locked for long (issue 17). The database gives the queries
+ * that can tell and how long an answer holds ({@link ApplySql#lockWaitQueries}); where none runs
+ * (a privilege missing, or a database that cannot tell) nothing is seen and groups shrink only
+ * when they take long.
  */
 final class LockWaits {
 
     private static final DriverLog LOG = DriverLog.of(LockWaits.class);
-
-    private static final String POSTGRESQL = "SELECT EXISTS (SELECT 1 FROM pg_locks w WHERE NOT w.granted"
-            + " AND pg_backend_pid() = ANY (pg_blocking_pids(w.pid)))";
-    private static final String MARIADB = "SELECT EXISTS (SELECT 1 FROM information_schema.innodb_lock_waits w"
-            + " JOIN information_schema.innodb_trx t ON t.trx_id = w.blocking_trx_id"
-            + " WHERE t.trx_mysql_thread_id = CONNECTION_ID())";
-    private static final String MYSQL = "SELECT EXISTS (SELECT 1 FROM performance_schema.data_lock_waits w"
-            + " JOIN performance_schema.threads t ON t.thread_id = w.blocking_thread_id"
-            + " WHERE t.processlist_id = CONNECTION_ID())";
-
-    private static final long MARIADB_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
     /** The query that works on this connection, null when none does. */
     private final String query;
@@ -42,9 +27,9 @@ final class LockWaits {
     private long askedAt;
     private boolean answer;
 
-    private LockWaits(String query) {
+    private LockWaits(String query, Duration interval) {
         this.query = query;
-        this.intervalNanos = MARIADB.equals(query) ? MARIADB_INTERVAL_NANOS : 0;
+        this.intervalNanos = interval.toNanos();
         this.askedAt = System.nanoTime();
     }
 
@@ -53,17 +38,12 @@ final class LockWaits {
      * group (a failed statement there aborts nothing that matters; it is rolled back).
      */
     static LockWaits probe(Connection c, Dialect dialect, String applier) throws SQLException {
-        List<String> candidates = switch (dialect.kind()) {
-            case POSTGRESQL -> List.of(POSTGRESQL);
-            case MYSQL -> List.of(MARIADB, MYSQL);
-            case H2 -> List.of();
-        };
         StringBuilder failures = new StringBuilder();
-        for (String candidate : candidates) {
+        for (ApplySql.LockWaitQuery candidate : dialect.part(ApplySql.class).lockWaitQueries()) {
             try {
-                run(c, candidate);
+                run(c, candidate.sql());
                 c.rollback();
-                return new LockWaits(candidate);
+                return new LockWaits(candidate.sql(), candidate.interval());
             } catch (SQLException e) {
                 c.rollback();
                 failures.append(failures.isEmpty() ? "" : "; ").append(e.getMessage());
@@ -73,7 +53,7 @@ final class LockWaits {
             LOG.info("jdbc:repl: " + applier + " cannot see which sessions wait for its row locks (" + failures
                     + "); its groups shrink only when they take long. See docs/privileges.md.");
         }
-        return new LockWaits(null);
+        return new LockWaits(null, Duration.ZERO);
     }
 
     /** True when a session waits for a lock this connection's transaction holds. */

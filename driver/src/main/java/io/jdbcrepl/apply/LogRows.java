@@ -1,6 +1,5 @@
 package io.jdbcrepl.apply;
 
-import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.lcr.CommandType;
 import io.jdbcrepl.lcr.Json;
 import io.jdbcrepl.lcr.RowImage;
@@ -20,22 +19,21 @@ import java.util.Map;
 /**
  * The one place that knows {@code repl_log}'s columns on the reading side: the select list, the
  * statement reading one transaction's LCRs in order, and the row-to-LCR mapping. Also used for
- * {@code repl_error_lcr}, which has the same LCR columns.
+ * {@code repl_error_lcr}, which has the same LCR columns. A database whose transaction ids are not
+ * read and bound as text overrides {@link #selectTransaction()} and {@link #readAheadQuery(List)}.
  */
-final class LogRows {
+public class LogRows {
 
     static final String COLUMNS = "position, tx_id, source_node, command_type, schema_name, table_name,"
             + " old_values, new_values, column_types, change_vector, created_at, signature";
 
     private static final int FETCH = 500;
 
-    private final Dialect dialect;
     private final ChangeLogSchema schema;
     /** repl.log.key's verifier, or null: no LCR is checked. */
     private final LogSignature signature;
 
-    LogRows(Dialect dialect, ChangeLogSchema schema, LogSignature signature) {
-        this.dialect = dialect;
+    public LogRows(ChangeLogSchema schema, LogSignature signature) {
         this.schema = schema;
         this.signature = signature;
     }
@@ -45,16 +43,38 @@ final class LogRows {
      * read, so a peer whose log predates the column (an older version, {@code repl.install=none}) is
      * still read.
      */
-    private String columns() {
+    protected final String columns() {
         return signature != null ? COLUMNS : COLUMNS.replace(", signature", ", NULL AS signature");
     }
 
     /** The LCRs of one transaction, in position order; one bind parameter, the tx id. */
-    String selectTransaction() {
-        String txId = dialect.kind() == Dialect.Kind.POSTGRESQL ? "tx_id::text" : "tx_id";
-        String list = columns().replace("tx_id,", txId + ",");
-        String param = dialect.kind() == Dialect.Kind.POSTGRESQL ? "?::xid8" : "?";
-        return "SELECT " + list + " FROM " + schema.table("repl_log") + " WHERE tx_id = " + param + " ORDER BY position";
+    protected String selectTransaction() {
+        return "SELECT " + columns() + " FROM " + log() + " WHERE tx_id = ? ORDER BY position";
+    }
+
+    /** The source's {@code repl_log}. */
+    protected final String log() {
+        return schema.table("repl_log");
+    }
+
+    /**
+     * The LCRs of several transactions in position order, and how to bind their ids: one parameter
+     * per transaction here.
+     */
+    protected ReadAheadQuery readAheadQuery(List<String> txIds) {
+        return new ReadAheadQuery("SELECT " + columns() + " FROM " + log() + " WHERE tx_id IN ("
+                + String.join(", ", java.util.Collections.nCopies(txIds.size(), "?")) + ") ORDER BY position", ps -> {
+                    for (int i = 0; i < txIds.size(); i++) ps.setString(i + 1, txIds.get(i));
+                });
+    }
+
+    /** A statement reading several transactions' LCRs, and what binds its parameters. */
+    public record ReadAheadQuery(String sql, Binder binder) {
+    }
+
+    /** Binds a statement's parameters. */
+    public interface Binder {
+        void bind(PreparedStatement ps) throws SQLException;
     }
 
     /** At most this many LCRs are read ahead, for transactions of at most this size. */
@@ -66,7 +86,7 @@ final class LogRows {
     private final Object source = new Object();
 
     /** Held while the source connection is in use: the next window is read on another thread. */
-    Object source() {
+    public Object source() {
         return source;
     }
 
@@ -82,25 +102,9 @@ final class LogRows {
     Map<String, List<RowLcr>> readAhead(Connection source, List<String> txIds) throws SQLException {
         Map<String, List<RowLcr>> out = new java.util.HashMap<>();
         if (txIds.isEmpty()) return out;
-        String sql;
-        if (dialect.kind() == Dialect.Kind.POSTGRESQL) {
-            // One index lookup per transaction (OFFSET 0 keeps the lateral subquery from being
-            // flattened): "tx_id = ANY (array)" is planned from an estimate of rows per tx_id that,
-            // on a log without statistics, turns a window of 200 transactions into a sequential
-            // scan of the whole log (measured: 622 ms against 3 ms on 1.5 million LCRs).
-            sql = "SELECT " + columns().replace("tx_id,", "tx_id::text,") + " FROM unnest(?::xid8[]) AS repl_w(tx)"
-                    + " CROSS JOIN LATERAL (SELECT * FROM " + schema.table("repl_log")
-                    + " WHERE tx_id = repl_w.tx OFFSET 0) AS repl_l ORDER BY position";
-        } else {
-            sql = "SELECT " + columns() + " FROM " + schema.table("repl_log") + " WHERE tx_id IN ("
-                    + String.join(", ", java.util.Collections.nCopies(txIds.size(), "?")) + ") ORDER BY position";
-        }
-        try (PreparedStatement ps = source.prepareStatement(sql)) {
-            if (dialect.kind() == Dialect.Kind.POSTGRESQL) {
-                ps.setString(1, "{" + String.join(",", txIds) + "}");
-            } else {
-                for (int i = 0; i < txIds.size(); i++) ps.setString(i + 1, txIds.get(i));
-            }
+        ReadAheadQuery query = readAheadQuery(txIds);
+        try (PreparedStatement ps = source.prepareStatement(query.sql())) {
+            query.binder().bind(ps);
             java.util.Set<String> undecodable = new java.util.HashSet<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -118,7 +122,7 @@ final class LogRows {
     }
 
     /** Streams a transaction's LCRs into {@code sink}, read ahead or from {@code source}; returns how many. */
-    long stream(Connection source, String txId, LcrSink sink) throws SQLException, ApplyFailure {
+    public long stream(Connection source, String txId, LcrSink sink) throws SQLException, ApplyFailure {
         List<RowLcr> ahead = readAhead.get(txId);
         if (ahead != null) {
             long n = 0;
@@ -167,7 +171,7 @@ final class LogRows {
      * Streams a transaction's LCRs as stored, undecoded, from {@code source}: the error queue keeps
      * them as they are, decodable or not. Returns how many.
      */
-    long streamStored(Connection source, String txId, StoredSink sink) throws SQLException {
+    public long streamStored(Connection source, String txId, StoredSink sink) throws SQLException {
         synchronized (this.source) {
             if (transaction == null) {
                 transaction = source.prepareStatement(selectTransaction());
@@ -187,7 +191,7 @@ final class LogRows {
     }
 
     /** Receives a stored LCR: the first ten of {@link #COLUMNS} as text, then created_at and the signature. */
-    interface StoredSink {
+    public interface StoredSink {
         void accept(String[] columns, java.sql.Timestamp createdAt, byte[] signature, long number) throws SQLException;
     }
 
@@ -235,7 +239,7 @@ final class LogRows {
     }
 
     /** Receives LCRs one at a time, with their 1-based number in the transaction. */
-    interface LcrSink {
+    public interface LcrSink {
         void accept(RowLcr lcr, long number) throws SQLException, ApplyFailure;
     }
 }

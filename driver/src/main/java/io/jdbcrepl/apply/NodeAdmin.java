@@ -4,7 +4,6 @@ import io.jdbcrepl.api.ErrorEntry;
 import io.jdbcrepl.api.NodeStatus;
 import io.jdbcrepl.api.PeerStatus;
 import io.jdbcrepl.api.ReplAdmin;
-import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.config.InstallMode;
 import io.jdbcrepl.config.PeerConfig;
 import io.jdbcrepl.intercept.SqlState;
@@ -112,7 +111,7 @@ public final class NodeAdmin implements ReplAdmin {
                 String denied = null;
                 try (Peers.Source source = Peers.connect(peer, 1, node)) {
                     SourceReader reader = source.reader();
-                    lag = reader.lag(at.orElse(Position.initial(Peers.dialect(peer) == Dialect.Kind.POSTGRESQL.dialect())));
+                    lag = reader.lag(at.orElse(source.dialect().part(SourceReaders.class).initial()));
                     try {
                         reader.checkSubscribe(new Subscribers(source.dialect(),
                                 new io.jdbcrepl.log.ChangeLogSchema(source.dialect(), source.logSchema())));

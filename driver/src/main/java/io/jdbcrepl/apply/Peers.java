@@ -40,27 +40,12 @@ public final class Peers {
     }
 
     /**
-     * The vendor driver's connect and socket timeouts (pgjdbc in seconds, the MySQL-family connectors in
-     * milliseconds), unless the peer's URL sets its own. A socket timeout also bounds every statement: a
-     * peer that holds a statement (a lock wait, a black-holed network) breaks the connection after it.
-     * H2 has no such settings: an embedded database cannot be partitioned away.
+     * The vendor driver's connect and socket timeouts ({@link ApplySql#peerTimeouts}), unless the
+     * peer's URL sets its own. A socket timeout also bounds every statement: a peer that holds a
+     * statement (a lock wait, a black-holed network) breaks the connection after it.
      */
     static void timeouts(Dialect dialect, Duration timeout, Properties p) {
-        switch (dialect.kind()) {
-            case POSTGRESQL -> {
-                String seconds = String.valueOf(Math.max(1, (timeout.toMillis() + 999) / 1000));
-                p.setProperty("connectTimeout", seconds);
-                p.setProperty("loginTimeout", seconds);
-                p.setProperty("socketTimeout", seconds);
-            }
-            case MYSQL -> {
-                String millis = String.valueOf(Math.max(1, timeout.toMillis()));
-                p.setProperty("connectTimeout", millis);
-                p.setProperty("socketTimeout", millis);
-            }
-            case H2 -> {
-            }
-        }
+        dialect.part(ApplySql.class).peerTimeouts(timeout, p);
     }
 
     /** The peer's current schema (MariaDB: database): its application's tables, which map to this node's. */
@@ -92,15 +77,14 @@ public final class Peers {
         }
     }
 
-    /** Connects to the peer and opens a reader of its log (MariaDB/H2: {@code page} transactions per batch). */
+    /** Connects to the peer and opens a reader of its log (where it pages: {@code page} transactions per batch). */
     static Source connect(PeerConfig peer, int page, Node node) throws SQLException {
         Dialect dialect = dialect(peer);
         Connection source = open(peer, node.config().peerTimeout());
         try {
             String schema = logSchema(peer, source, dialect, node);
             ChangeLogSchema log = new ChangeLogSchema(dialect, schema);
-            SourceReader reader = dialect.kind() == Dialect.Kind.POSTGRESQL ? new PgSourceReader(source, log, node.config().logSignature())
-                    : new EpochSourceReader(source, dialect, log, page, node.config().logSignature());
+            SourceReader reader = dialect.part(SourceReaders.class).open(source, dialect, log, page, node.config().logSignature());
             return new Source(reader, dialect, schema, homeSchema(source, dialect));
         } catch (SQLException e) {
             source.close();

@@ -17,8 +17,9 @@ public sealed interface Position permits Position.Snapshot, Position.Epoch {
 
     String encode();
 
-    static Position initial(boolean postgres) {
-        return postgres ? new Snapshot(null, null, 0, null) : new Epoch(0, 0, "");
+    /** The position of a consumer that has read nothing: of a snapshot reader, else of an epoch reader. */
+    static Position initial(boolean snapshots) {
+        return snapshots ? new Snapshot(null, null, 0, null) : new Epoch(0, 0, "");
     }
 
     static Position decode(String text) {
@@ -45,16 +46,16 @@ public sealed interface Position permits Position.Snapshot, Position.Epoch {
     record Snapshot(String low, String high, long lastPosition, String lastTx) implements Position {
 
         /** Inside a batch: the transaction (lastPosition, lastTx) of the batch bounded by {@code high} is applied. */
-        Snapshot after(long position, String tx) {
+        public Snapshot after(long position, String tx) {
             return new Snapshot(low, Objects.requireNonNull(high, "batch snapshot"), position, tx);
         }
 
         /** Every transaction of the batch is consumed: its high snapshot becomes the low one. */
-        Snapshot closed() {
+        public Snapshot closed() {
             return high == null ? this : new Snapshot(high, null, 0, null);
         }
 
-        boolean inBatch() {
+        public boolean inBatch() {
             return high != null;
         }
 

@@ -151,7 +151,7 @@ final class PrebuiltHandlers implements ConflictHandler {
         Map<String, ValueType> types = new LinkedHashMap<>();
         for (ColumnInfo c : table.info().columns()) types.put(c.name(), c.type());
         ConflictResolver resolver = ConflictResolver.forTable(RowApplier.settings(table), config.handlers(
-                table.info().schema(), table.info().name(), localSchema, dialect.kind() == Dialect.Kind.H2), types);
+                table.info().schema(), table.info().name(), localSchema, dialect.foldsToUpper()), types);
         resolvers.put(table.sql(), resolver);
         return resolver;
     }

@@ -1,6 +1,5 @@
 package io.jdbcrepl.apply;
 
-import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.logging.DriverLog;
 import io.jdbcrepl.node.Node;
 
@@ -63,7 +62,7 @@ final class Purger {
         }
         if (active.isEmpty() && known.isEmpty()) return 0; // nobody ever consumed this log: keep it
         // With every subscriber dropped nothing is kept for anyone: everything committed goes.
-        return node.dialect().kind() == Dialect.Kind.POSTGRESQL ? purgeSnapshots(node, local, active) : purgeEpochs(node, local, active);
+        return node.dialect().part(SourceReaders.class).purge(local, node.changeLog(), active);
     }
 
     /**
@@ -102,63 +101,6 @@ final class Purger {
                 }
                 from = to;
             }
-        }
-    }
-
-    private static long purgeSnapshots(Node node, Connection local, List<Position> active) throws SQLException {
-        Long horizon = active.isEmpty() ? currentXmin(local) : null;
-        for (Position p : active) {
-            if (!(p instanceof Position.Snapshot s) || s.low() == null) return 0;
-            long xmin = xmin(s.low());
-            horizon = horizon == null ? xmin : Math.min(horizon, xmin);
-        }
-        // Every transaction below the xmin of a consumer's S1 is visible in S1: consumed. The lower
-        // bound says nothing but makes the range two-sided, which the planner reads by index even
-        // on a log never analysed (see PgSourceReader.batch), not by a scan every ten seconds.
-        try (PreparedStatement ps = local.prepareStatement("DELETE FROM " + node.changeLog().table("repl_log")
-                + " WHERE tx_id >= '0'::xid8 AND tx_id < ?::xid8")) {
-            ps.setString(1, Long.toString(horizon));
-            return ps.executeUpdate();
-        }
-    }
-
-    private static long currentXmin(Connection local) throws SQLException {
-        try (PreparedStatement ps = local.prepareStatement("SELECT pg_snapshot_xmin(pg_current_snapshot())::text");
-                java.sql.ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return Long.parseLong(rs.getString(1));
-        }
-    }
-
-    /** The xmin of a snapshot's text form {@code xmin:xmax:xip,...}. */
-    static long xmin(String snapshot) {
-        return Long.parseLong(snapshot.substring(0, snapshot.indexOf(':')));
-    }
-
-    private static long purgeEpochs(Node node, Connection local, List<Position> active) throws SQLException {
-        Position.Epoch min = active.isEmpty() ? new Position.Epoch(Long.MAX_VALUE, 0, "") : null;
-        for (Position p : active) {
-            if (!(p instanceof Position.Epoch e)) return 0;
-            if (min == null || compare(e, min) < 0) min = e;
-        }
-        String consumed = "NOT " + EpochSourceReader.after();
-        String txTable = node.changeLog().table("repl_tx");
-        boolean autoCommit = local.getAutoCommit();
-        local.setAutoCommit(false);
-        try (PreparedStatement logs = local.prepareStatement("DELETE FROM " + node.changeLog().table("repl_log")
-                + " WHERE tx_id IN (SELECT tx_id FROM " + txTable + " WHERE " + consumed + ")");
-                PreparedStatement txs = local.prepareStatement("DELETE FROM " + txTable + " WHERE " + consumed)) {
-            EpochSourceReader.bindAfter(logs, 0, min);
-            EpochSourceReader.bindAfter(txs, 0, min);
-            long n = logs.executeUpdate();
-            txs.executeUpdate();
-            local.commit();
-            return n;
-        } catch (SQLException e) {
-            local.rollback();
-            throw e;
-        } finally {
-            local.setAutoCommit(autoCommit);
         }
     }
 

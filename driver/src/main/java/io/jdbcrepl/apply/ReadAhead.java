@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * the local writes. The source connection is used by one thread at a time ({@link LogRows#source}).
  * Memory stays bounded by about three times {@link LogRows#READ_AHEAD_LCRS}.
  */
-final class ReadAhead implements AutoCloseable {
+public final class ReadAhead implements AutoCloseable {
 
     private static final int MAX_TRANSACTIONS = 500;
 
@@ -54,7 +54,7 @@ final class ReadAhead implements AutoCloseable {
         }
     }
 
-    interface Rows {
+    public interface Rows {
         /** The next transaction of the batch, or null at its end. */
         SourceTx next() throws SQLException;
     }
@@ -69,7 +69,7 @@ final class ReadAhead implements AutoCloseable {
     private Window current;
     private Future<Window> next;
 
-    ReadAhead(Rows rows, LogRows log, Connection source) {
+    public ReadAhead(Rows rows, LogRows log, Connection source) {
         this.rows = rows;
         this.log = log;
         this.source = source;
@@ -127,7 +127,7 @@ final class ReadAhead implements AutoCloseable {
     }
 
     /** What a reader does once a batch is closed and no window is being read any more. */
-    interface Release {
+    public interface Release {
         void run() throws SQLException;
     }
 
@@ -136,7 +136,7 @@ final class ReadAhead implements AutoCloseable {
      * consumed; closing it waits for a window still being read (it uses the connection), then
      * runs {@code release}.
      */
-    SourceReader.Batch asBatch(java.util.function.UnaryOperator<Position> end, boolean full, Release release) {
+    public SourceReader.Batch asBatch(java.util.function.UnaryOperator<Position> end, boolean full, Release release) {
         return new SourceReader.Batch() {
             @Override
             public SourceTx next() throws SQLException {

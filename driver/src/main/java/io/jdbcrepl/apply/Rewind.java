@@ -10,7 +10,7 @@ import java.sql.SQLException;
  * what the source says now with what this consumer saw there before; none can fire while the
  * source only moves forward.
  */
-final class Rewind {
+public final class Rewind {
 
     private Rewind() {
     }
@@ -22,7 +22,7 @@ final class Rewind {
      * transaction read before (that transaction's epoch was closed before it was read, and every
      * close adds one). The reason with the evidence, or null.
      */
-    static String check(Position at, String mark) {
+    public static String check(Position at, String mark) {
         if (at instanceof Position.Snapshot s) {
             long seen = horizon(s);
             long now = xmax(mark);
@@ -81,10 +81,10 @@ final class Rewind {
     }
 
     /** A reader found the source gone back in time: applying from it stops. */
-    static final class Detected extends SQLException {
+    public static final class Detected extends SQLException {
         final String evidence;
 
-        Detected(String evidence) {
+        public Detected(String evidence) {
             super("The source went back in time: " + evidence, SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
             this.evidence = evidence;
         }

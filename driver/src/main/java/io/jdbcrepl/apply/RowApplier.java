@@ -21,8 +21,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Savepoint;
 import java.sql.Statement;
+import java.sql.Savepoint;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,6 +44,7 @@ final class RowApplier implements AutoCloseable {
 
     private final Connection local;
     private final Dialect dialect;
+    private final ApplySql applySql;
     private final TableMap tables;
     private final ConflictHandler handler;
     private final CustomApply customs;
@@ -62,21 +63,10 @@ final class RowApplier implements AutoCloseable {
         this.trust = trust;
         this.local = local;
         this.dialect = dialect;
+        this.applySql = dialect.part(ApplySql.class);
         this.tables = tables;
         this.handler = handler;
         this.customs = customs;
-    }
-
-    /**
-     * MariaDB/MySQL: the session shows and takes TIMESTAMP values in UTC, so that a logged instant
-     * is bound as UTC text (ValueBinding) and a row's TIMESTAMP is read back as the instant it holds,
-     * whatever the server's default zone. Called on the applying session before it applies.
-     */
-    static void instantsInUtc(Connection local, Dialect dialect) throws SQLException {
-        if (dialect.kind() != Dialect.Kind.MYSQL) return;
-        try (Statement s = local.createStatement()) {
-            s.execute("SET time_zone = '+00:00'");
-        }
     }
 
     /** Exact mode: no batching, conflicts found out (used to re-run a failed transaction). */
@@ -160,7 +150,7 @@ final class RowApplier implements AutoCloseable {
             applyExactly(plan, number);
             return;
         }
-        boolean batchable = plan.command == CommandType.INSERT || dialect.kind() != Dialect.Kind.MYSQL;
+        boolean batchable = plan.command == CommandType.INSERT || applySql.batchesChanges();
         if (pending != null && (!batchable || !pending.shape.equals(plan.shape) || pendingNumbers.size() >= MAX_BATCH)) flush();
         PreparedStatement ps = statement(plan.sql);
         bind(ps, plan);

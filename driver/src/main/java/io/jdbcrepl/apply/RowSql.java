@@ -7,7 +7,7 @@ import java.util.stream.Collectors;
 
 /**
  * The statements that apply row LCRs, per dialect: key columns compared with {@code =}, other
- * compared columns NULL-safely ({@code IS NOT DISTINCT FROM}, MariaDB {@code <=>}); the key of a
+ * compared columns NULL-safely ({@link ApplySql#nullSafeEquals}); the key of a
  * table without one (every comparable column) NULL-safely too, one row of several identical ones.
  */
 final class RowSql {
@@ -64,18 +64,15 @@ final class RowSql {
 
     /**
      * The WHERE of a change of one row of a table without key (SPEC 3.3: an apply that matches
-     * several identical rows changes one of them): PostgreSQL picks it by {@code ctid}, MariaDB
-     * and H2 take {@code LIMIT 1}.
+     * several identical rows changes one of them), as the database picks one ({@link ApplySql#oneRowOf}).
      */
     private static String oneOf(Dialect d, String table, List<String> key, List<String> compared) {
-        String where = where(d, key, compared, true);
-        if (d.kind() == Dialect.Kind.POSTGRESQL) return " WHERE ctid = (SELECT ctid FROM " + table + where + " LIMIT 1)";
-        return where + " LIMIT 1";
+        return d.part(ApplySql.class).oneRowOf(table, where(d, key, compared, true));
     }
 
     /** @param nullSafeKey also the key matched NULL-safely (a table without key, whose key columns may be NULL) */
     private static String where(Dialect d, List<String> key, List<String> compared, boolean nullSafeKey) {
-        String nullSafe = d.kind() == Dialect.Kind.MYSQL ? " <=> ?" : " IS NOT DISTINCT FROM ?";
+        String nullSafe = d.part(ApplySql.class).nullSafeEquals();
         String out = " WHERE " + list(d, key, nullSafeKey ? nullSafe : " = ?", " AND ");
         return compared.isEmpty() ? out : out + " AND " + list(d, compared, nullSafe, " AND ");
     }

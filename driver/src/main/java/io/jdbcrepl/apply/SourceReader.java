@@ -6,7 +6,7 @@ import java.sql.SQLException;
  * Reads one source's committed transactions in commit order, never skipping one (SPEC 4.1), and
  * each transaction's LCRs in order. One per applier, on its own connection to the source.
  */
-interface SourceReader extends AutoCloseable {
+public interface SourceReader extends AutoCloseable {
 
     /**
      * Starts a batch after {@code from}: the transactions it yields are, in order, the ones to apply

@@ -4,5 +4,5 @@ package io.jdbcrepl.apply;
  * One committed source transaction as the reader found it: its id, the position of its last LCR,
  * the consumer's position once it is applied (or queued), and its number of LCRs.
  */
-record SourceTx(String txId, long lastPosition, Position after, long lcrCount) {
+public record SourceTx(String txId, long lastPosition, Position after, long lcrCount) {
 }

@@ -4,29 +4,39 @@ import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.intercept.SqlState;
 
 import java.sql.SQLException;
+import java.util.List;
+import java.util.function.Predicate;
 
 /** Which local errors are worth retrying, and which are conflicts (SPEC 5.1). */
-final class SqlErrors {
+public final class SqlErrors {
 
     private SqlErrors() {
     }
 
     /**
-     * MySQL-family error codes of passing conditions that come with SQLState HY000 or HY001: lock wait
-     * timeout (1205), deadlock (1213), disk full (1021), table full (1114), out of memory (1037, 1038,
-     * 1041), read-only server (1290, 1836), query interrupted or over its time (1317, 1969, 3024).
+     * Every database's reading of its own error codes: an error may come from this node's database or
+     * from a source, of any kind, so each is asked (their codes do not overlap).
      */
-    private static final java.util.Set<Integer> MYSQL_TRANSIENT_CODES =
-            java.util.Set.of(1205, 1213, 1021, 1114, 1037, 1038, 1041, 1290, 1836, 1317, 1969, 3024);
+    private static final class Vendors {
+        static final List<ApplySql> ALL = Dialect.all().stream().map(d -> d.part(ApplySql.class)).distinct().toList();
+
+        static boolean say(Predicate<ApplySql> test) {
+            for (ApplySql v : ALL) {
+                if (test.test(v)) return true;
+            }
+            return false;
+        }
+    }
 
     /**
      * What passes by itself (SPEC 8.8), so the applier pauses and retries with backoff instead of
      * queueing the transaction: deadlocks and serialization failures (class 40), lost connections
      * (08), insufficient resources such as a full disk or too many connections (53), an operator
      * intervention, shutdown or recovery (57), a read-only database (25006), lock and statement
-     * timeouts, and another applier taking over (fencing).
+     * timeouts, another applier taking over (fencing), and what a database says passes by its own
+     * codes ({@link ApplySql#passing}).
      */
-    static boolean transientError(SQLException e) {
+    public static boolean transientError(SQLException e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof ProgressStore.Fenced) return true;
             if (!(t instanceof SQLException s)) continue;
@@ -34,22 +44,19 @@ final class SqlErrors {
             if (state.startsWith("40") || state.startsWith("08") || state.startsWith("53") || state.startsWith("57")
                     || SqlState.READ_ONLY_SQL_TRANSACTION.is(state) || SqlState.TIMEOUT_EXPIRED.is(state)
                     || SqlState.LOCK_NOT_AVAILABLE.is(state) || SqlState.QUERY_INTERRUPTED.is(state)
-                    || MYSQL_TRANSIENT_CODES.contains(s.getErrorCode()) || s.getErrorCode() == H2_READ_ONLY
                     || s instanceof java.sql.SQLTransientException || s instanceof java.sql.SQLRecoverableException
-                    || h2DeadlockAftermath(s)) {
+                    || Vendors.say(v -> v.passing(s))) {
                 return true;
             }
         }
         return false;
     }
 
-    /** H2's "the database is read only" (SQLState 90097, which is H2's own). */
-    private static final int H2_READ_ONLY = 90097;
-
     /**
      * A deadlock, serialization failure or lock timeout in the local database: the local
      * transaction lost a race with the application's transactions and is simply run again. Not a
-     * fenced progress update (another applier took over) nor a lost connection.
+     * fenced progress update (another applier took over) nor a lost connection. A database may say
+     * so by its own codes ({@link ApplySql#lockConflict}).
      */
     static boolean lockConflict(SQLException e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
@@ -57,28 +64,17 @@ final class SqlErrors {
         }
         String state = e.getSQLState() == null ? "" : e.getSQLState();
         return state.startsWith("40") || SqlState.TIMEOUT_EXPIRED.is(state) || SqlState.LOCK_NOT_AVAILABLE.is(state)
-                || e.getErrorCode() == 1205 || e.getErrorCode() == 1213 || h2DeadlockAftermath(e);
-    }
-
-    /**
-     * H2 2.x sometimes reports its own rollback of a deadlock victim, racing with the victim's next
-     * statement, as a general error ("Transaction was illegally transitioned from CLOSED to
-     * ROLLING_BACK"): the transaction is gone, and running it again is all there is to do.
-     */
-    private static boolean h2DeadlockAftermath(SQLException e) {
-        String message = e.getMessage();
-        return e.getErrorCode() == 50000 && message != null && message.contains("Transaction was illegally transitioned");
+                || Vendors.say(v -> v.lockConflict(e));
     }
 
     static boolean uniqueViolation(SQLException e, Dialect dialect) {
-        return SqlState.UNIQUE_VIOLATION.is(e.getSQLState()) || (dialect.kind() == Dialect.Kind.MYSQL && e.getErrorCode() == 1062);
+        return SqlState.UNIQUE_VIOLATION.is(e.getSQLState()) || dialect.part(ApplySql.class).uniqueViolation(e.getErrorCode());
     }
 
     static boolean foreignKeyViolation(SQLException e, Dialect dialect) {
         String state = e.getSQLState();
         if (SqlState.FOREIGN_KEY_VIOLATION.is(state) || SqlState.FOREIGN_KEY_PARENT_MISSING.is(state)) return true;
-        int code = e.getErrorCode();
-        return dialect.kind() == Dialect.Kind.MYSQL && (code == 1451 || code == 1452 || code == 1216 || code == 1217);
+        return dialect.part(ApplySql.class).foreignKeyViolation(e.getErrorCode());
     }
 
     static String state(SQLException e) {

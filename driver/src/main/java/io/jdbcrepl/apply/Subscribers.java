@@ -34,7 +34,7 @@ public final class Subscribers {
     }
 
     /** Upserts a consumer's position; returns true when the subscriber has been dropped (which stays). */
-    boolean upsert(Connection source, String name, Position at) throws SQLException {
+    public boolean upsert(Connection source, String name, Position at) throws SQLException {
         try (PreparedStatement ps = source.prepareStatement("UPDATE " + table + " SET position = ?, updated_at = "
                 + schema.now() + " WHERE name = ?")) {
             ps.setString(1, at.encode());
@@ -42,9 +42,7 @@ public final class Subscribers {
             if (ps.executeUpdate() == 1) return dropped(source, name);
         }
         String insert = "INSERT INTO " + table + " (name, position, updated_at) VALUES (?, ?, " + schema.now() + ")";
-        if (dialect.kind() == Dialect.Kind.POSTGRESQL) insert += " ON CONFLICT (name) DO NOTHING";
-        if (dialect.kind() == Dialect.Kind.MYSQL) insert = insert.replaceFirst("INSERT", "INSERT IGNORE");
-        try (PreparedStatement ps = source.prepareStatement(insert)) {
+        try (PreparedStatement ps = source.prepareStatement(dialect.part(ApplySql.class).insertIfAbsent(insert, "name"))) {
             ps.setString(1, name);
             ps.setString(2, at.encode());
             ps.executeUpdate();
@@ -53,7 +51,7 @@ public final class Subscribers {
     }
 
     /** The position in a consumer's row, or null when it has none. */
-    Position position(Connection source, String name) throws SQLException {
+    public Position position(Connection source, String name) throws SQLException {
         try (PreparedStatement ps = source.prepareStatement("SELECT position FROM " + table + " WHERE name = ?")) {
             ps.setString(1, name);
             try (ResultSet rs = ps.executeQuery()) {
@@ -72,7 +70,7 @@ public final class Subscribers {
     }
 
     /** Runs the subscriber's writes so that they match no row: the database refuses them when the user may not. */
-    void checkWrite(Connection source) throws SQLException {
+    public void checkWrite(Connection source) throws SQLException {
         try (java.sql.Statement s = source.createStatement()) {
             s.executeUpdate("UPDATE " + table + " SET position = position, updated_at = " + schema.now() + " WHERE 1 = 0");
             s.executeUpdate("INSERT INTO " + table + " (name, position, updated_at) SELECT name, position, updated_at FROM "
@@ -81,7 +79,7 @@ public final class Subscribers {
     }
 
     /** The user a connection works as, for messages. */
-    static String user(Connection connection) {
+    public static String user(Connection connection) {
         try {
             return connection.getMetaData().getUserName();
         } catch (SQLException e) {

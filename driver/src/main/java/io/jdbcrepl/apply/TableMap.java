@@ -96,7 +96,7 @@ final class TableMap {
         String mapped = mapSchema(schema, sourceSchema, localSchema);
         for (String s : candidates(mapped)) {
             for (String t : candidates(table)) {
-                List<String> keyOverride = config.keyColumns(s, t, localSchema, dialect.kind() == Dialect.Kind.H2)
+                List<String> keyOverride = config.keyColumns(s, t, localSchema, dialect.foldsToUpper())
                         .map(cols -> cols.stream().map(dialect::fold).toList()).orElse(null);
                 Optional<TableInfo> info = TableCatalog.load(local, dialect, s, t, null);
                 if (info.isEmpty()) continue;
@@ -108,7 +108,7 @@ final class TableMap {
                 } catch (IllegalArgumentException e) {
                     throw SqlState.INVALID_COLUMN_REFERENCE.exception(e.getMessage());
                 }
-                Optional<ColumnSet> nc = config.noCompare(s, t, localSchema, dialect.kind() == Dialect.Kind.H2);
+                Optional<ColumnSet> nc = config.noCompare(s, t, localSchema, dialect.foldsToUpper());
                 Set<String> noCompare = new java.util.HashSet<>();
                 nc.ifPresent(set -> set.columns().forEach(c -> noCompare.add(c.toLowerCase(Locale.ROOT))));
                 LocalTable found = new LocalTable(info.get(), RowSql.table(dialect, s, t), noCompare,

@@ -1,7 +1,6 @@
 package io.jdbcrepl.apply;
 
 import io.jdbcrepl.dialect.Dialect;
-import io.jdbcrepl.lcr.TemporalText;
 import io.jdbcrepl.lcr.TypedValue;
 import io.jdbcrepl.lcr.ValueType;
 
@@ -98,41 +97,15 @@ final class ValueBinding {
      */
     static void check(TypedValue v, ValueType dest, Dialect dialect) {
         Object value = convert(v, dest);
-        String refused = null;
-        if (value instanceof String text && ValueType.isTemporal(dest)) {
-            if (dialect.kind() != Dialect.Kind.MYSQL && text.startsWith("0000-00-00")) refused = "a MySQL zero date";
-        } else if (dialect.kind() == Dialect.Kind.MYSQL) {
-            if (value instanceof Double d && dest == ValueType.DECIMAL) refused = "a numeric " + d;
-            else if (ValueType.infinite(value)) refused = "an infinite date or timestamp";
-            else if (ValueType.yearOf(value) < 1) refused = "a BC date";
-        }
+        String refused = dialect.part(ApplyValues.class).refusal(value, dest);
         if (refused != null) {
             throw new IllegalArgumentException("The value " + v.type().logName() + ":" + v.type().toJson(v.value()) + " is " + refused + ", which " + dialect
                     + " cannot store in a " + dest.logName() + " column");
         }
     }
 
-    /**
-     * Binds {@code v} for a destination column of type {@code dest}. MySQL family: times and
-     * timestamps go as text, which both connectors send with every fractional digit.
-     */
+    /** Binds {@code v} for a destination column of type {@code dest}, the database's way ({@link ApplyValues#bind}). */
     static void bind(PreparedStatement ps, int index, TypedValue v, ValueType dest, Dialect dialect) throws SQLException {
-        Object value = convert(v, dest);
-        String temporalText = dialect.kind() == Dialect.Kind.MYSQL ? TemporalText.of(value) : null;
-        if (value instanceof String text && ValueType.isTemporal(dest)) {
-            // kept as text (24:00:00, a MySQL zero date): the server reads it as the column's type
-            if (dialect.kind() == Dialect.Kind.POSTGRESQL) ps.setObject(index, text, java.sql.Types.OTHER);
-            else ps.setString(index, text);
-        } else if (temporalText != null) {
-            ps.setString(index, temporalText);
-        } else if (value != null && dialect.kind() == Dialect.Kind.MYSQL && dest == ValueType.UUID_) {
-            ps.setString(index, value.toString());
-        } else if (value != null && dialect.kind() == Dialect.Kind.H2 && dest == ValueType.JSON) {
-            ps.setBytes(index, value.toString().getBytes(StandardCharsets.UTF_8)); // H2 parses bytes as JSON text
-        } else if (value != null && dialect.kind() == Dialect.Kind.MYSQL && dest == ValueType.JSON) {
-            ps.setString(index, value.toString());
-        } else {
-            dest.bind(ps, index, value);
-        }
+        dialect.part(ApplyValues.class).bind(ps, index, convert(v, dest), dest);
     }
 }

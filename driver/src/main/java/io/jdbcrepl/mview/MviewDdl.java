@@ -81,7 +81,7 @@ final class MviewDdl {
             throw new SQLFeatureNotSupportedException("CREATE MATERIALIZED VIEW LOG ON " + master + " WITH PRIMARY KEY"
                     + " (the default): the table has no primary key", SqlState.REFUSED.code());
         }
-        String name = LogDefinition.logTableName(info.name(), foldsToUpper(), n -> exists(raw, master.schema(), n));
+        String name = LogDefinition.logTableName(info.name(), dialect.foldsToUpper(), n -> exists(raw, master.schema(), n));
         LogDefinition log = new LogDefinition(stored, name, c.primaryKey(), c.rowid(), c.sequence(), List.copyOf(listed),
                 c.newValues(), info.key());
         catalog.install(raw);
@@ -92,11 +92,6 @@ final class MviewDdl {
 
     private String rowidReason() {
         return dialect.part(MviewSql.class).rowidReason();
-    }
-
-    /** Whether unquoted names fold to upper case (H2): log tables are named as the database stores unquoted names. */
-    private boolean foldsToUpper() {
-        return "A".equals(dialect.fold("a", false));
     }
 
     private boolean exists(Connection raw, String schema, String table) {

@@ -2,10 +2,9 @@ package io.jdbcrepl.apply;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** The checks that a source went back in time (SPEC 8.8), and the durability gate's wait. */
+/** The checks that a source went back in time (SPEC 8.8). */
 class RewindTest {
 
     private static final Position.Snapshot NEW_PG = (Position.Snapshot) Position.initial(true);
@@ -56,24 +55,5 @@ class RewindTest {
         assertThat(Rewind.reason("n1", "x".repeat(5000))).hasSize(4000);
         assertThat(Rewind.horizon(NEW_PG)).isZero();
         assertThat(Rewind.xmax("734:740:735,738")).isEqualTo(740);
-    }
-
-    @Test
-    void theGateWaitsUntilTheFlushReachesTheBatchBound() throws Exception {
-        AtomicInteger polls = new AtomicInteger();
-        long[] flushed = {100};
-        boolean reached = PgSourceReader.awaitFlush(() -> {
-            polls.incrementAndGet();
-            return flushed[0] += 10;
-        }, 150, 10_000);
-        assertThat(reached).isTrue();
-        assertThat(polls.get()).isEqualTo(5); // 110 … 150: it went on at the first poll at the bound, not before
-    }
-
-    @Test
-    void theGateGoesOnAfterItsLongestWait() throws Exception {
-        long start = System.nanoTime();
-        assertThat(PgSourceReader.awaitFlush(() -> 100, 150, 60)).isFalse();
-        assertThat((System.nanoTime() - start) / 1_000_000).isBetween(60L, 2_000L);
     }
 }

@@ -26,26 +26,6 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public abstract class Dialect {
 
-    /**
-     * The family a dialect belongs to, while the code still branches on it (issue 18 moves each
-     * branch into a dialect method, then this goes).
-     */
-    public enum Kind {
-        POSTGRESQL,
-        /** MySQL and MariaDB. */
-        MYSQL,
-        H2;
-
-        /** The dialect of this family's own connector. */
-        public Dialect dialect() {
-            return named(switch (this) {
-                case POSTGRESQL -> "postgresql";
-                case MYSQL -> "mariadb";
-                case H2 -> "h2";
-            });
-        }
-    }
-
     private static final List<Dialect> ALL = ServiceLoader.load(Dialect.class, Dialect.class.getClassLoader()).stream()
             .map(ServiceLoader.Provider::get).toList();
 
@@ -56,8 +36,6 @@ public abstract class Dialect {
     public final String name() {
         return subprotocols().get(0);
     }
-
-    public abstract Kind kind();
 
     /** Every dialect this build knows. */
     public static List<Dialect> all() {

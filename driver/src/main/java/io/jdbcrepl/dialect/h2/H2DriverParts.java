@@ -22,6 +22,10 @@ public final class H2DriverParts implements DialectParts {
                 new H2VerifySql(),
                 new H2DemoDatabase(),
                 new H2DeltaTableRows(),
-                new H2CaptureMethod());
+                new H2CaptureMethod(),
+                new H2SourceReaders(),
+                new H2ApplySql(),
+                new H2ApplierLocks(),
+                new H2ApplyValues());
     }
 }

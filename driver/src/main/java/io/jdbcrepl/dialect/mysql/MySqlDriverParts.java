@@ -22,6 +22,10 @@ public final class MySqlDriverParts implements DialectParts {
                 new MySqlVerifySql(),
                 new MySqlDemoDatabase(),
                 new MySqlSessionZone(),
-                new MySqlCaptureMethod());
+                new MySqlCaptureMethod(),
+                new MySqlSourceReaders(),
+                new MySqlApplySql(),
+                new MySqlApplierLocks(),
+                new MySqlApplyValues());
     }
 }

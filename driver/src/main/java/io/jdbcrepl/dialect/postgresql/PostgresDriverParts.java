@@ -22,6 +22,10 @@ public final class PostgresDriverParts implements DialectParts {
                 new PostgresVerifySql(),
                 new PostgresDemoDatabase(),
                 new PostgresCaptureMethod(),
-                new PostgresInStatementCapture());
+                new PostgresInStatementCapture(),
+                new PostgresSourceReaders(),
+                new PostgresApplySql(),
+                new PostgresApplierLocks(),
+                new PostgresApplyValues());
     }
 }

@@ -14,11 +14,6 @@ public class H2Dialect extends Dialect {
     }
 
     @Override
-    public Kind kind() {
-        return Kind.H2;
-    }
-
-    @Override
     protected String foldUnquoted(String name) {
         return name.toUpperCase(Locale.ROOT);
     }

@@ -13,11 +13,6 @@ public class MySqlDialect extends Dialect {
     }
 
     @Override
-    public Kind kind() {
-        return Kind.MYSQL;
-    }
-
-    @Override
     public String quote(String identifier) {
         return "`" + identifier.replace("`", "``") + "`";
     }

@@ -13,11 +13,6 @@ public class PostgresDialect extends Dialect {
         return List.of("postgresql");
     }
 
-    @Override
-    public Kind kind() {
-        return Kind.POSTGRESQL;
-    }
-
     /** PostgreSQL folds only A-Z (in multibyte encodings). */
     @Override
     protected String foldUnquoted(String name) {

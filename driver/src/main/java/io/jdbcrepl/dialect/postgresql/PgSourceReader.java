@@ -1,6 +1,13 @@
-package io.jdbcrepl.apply;
+package io.jdbcrepl.dialect.postgresql;
 
-import io.jdbcrepl.dialect.Dialect;
+import io.jdbcrepl.apply.ApplyFailure;
+import io.jdbcrepl.apply.LogRows;
+import io.jdbcrepl.apply.Position;
+import io.jdbcrepl.apply.ReadAhead;
+import io.jdbcrepl.apply.Rewind;
+import io.jdbcrepl.apply.SourceReader;
+import io.jdbcrepl.apply.SourceTx;
+import io.jdbcrepl.apply.Subscribers;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.log.ChangeLogSchema;
 
@@ -31,7 +38,7 @@ final class PgSourceReader implements SourceReader {
 
     PgSourceReader(Connection source, ChangeLogSchema schema, io.jdbcrepl.config.LogSignature signature) throws SQLException {
         this.source = source;
-        this.rows = new LogRows(Dialect.Kind.POSTGRESQL.dialect(), schema, signature);
+        this.rows = new PgLogRows(schema, signature);
         this.log = schema.table("repl_log");
         // The reader's queries are small and frequent: compiling them (JIT) costs more than it saves.
         try (Statement s = source.createStatement()) {

@@ -1,4 +1,4 @@
-package io.jdbcrepl.apply;
+package io.jdbcrepl.dialect.postgresql;
 
 import io.jdbcrepl.intercept.SqlState;
 import java.lang.reflect.InvocationTargetException;

@@ -1,0 +1,93 @@
+package io.jdbcrepl.apply;
+
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+
+/**
+ * What differs per database in the SQL the apply side writes and the errors it reads: the texts of
+ * statements, what the database's own error codes say besides the SQLState, how a session is set
+ * up, and what the database can do.
+ */
+public interface ApplySql {
+
+    /** A bind parameter for a JSON column of the driver's tables ({@code ?}, or with a cast). */
+    String jsonParameter();
+
+    /**
+     * {@code insert}, an {@code INSERT ... VALUES}, made to do nothing when a row with the same
+     * {@code key} exists; as it is where the database has no such form (a race then fails it).
+     */
+    String insertIfAbsent(String insert, String key);
+
+    /** A column compared with a bind parameter NULL-safely: what follows the column ({@code  IS NOT DISTINCT FROM ?}). */
+    String nullSafeEquals();
+
+    /**
+     * The WHERE of a change of one row of several identical ones of a table without key (SPEC 3.3):
+     * {@code where} is the WHERE that matches them all, {@code table} the table.
+     */
+    String oneRowOf(String table, String where);
+
+    /**
+     * Whether an error says, by this database's own codes, that it passes by itself (SPEC 8.8: the
+     * applier pauses and retries); the SQLStates every database shares are read apart.
+     */
+    boolean passing(SQLException e);
+
+    /**
+     * Whether an error says, by this database's own codes, that a local transaction lost a race for
+     * locks (a deadlock, a lock wait timeout) and is simply run again.
+     */
+    boolean lockConflict(SQLException e);
+
+    /** Whether a vendor error code (besides SQLState 23505) says a unique key was violated. */
+    boolean uniqueViolation(int errorCode);
+
+    /** Whether a vendor error code (besides SQLState 23503 and 23506) says a foreign key was violated. */
+    boolean foreignKeyViolation(int errorCode);
+
+    /**
+     * Queries whose one row says whether another session waits for a row lock this session's
+     * transaction holds, in the order to try them: the first that runs is used; none when the
+     * database cannot tell (LockWaits).
+     */
+    List<LockWaitQuery> lockWaitQueries();
+
+    /** A lock-wait query, and how long its answer holds (0: asked every time). */
+    record LockWaitQuery(String sql, Duration interval) {
+    }
+
+    /**
+     * Whether UPDATE and DELETE statements of one shape may be sent as a JDBC batch: the count of
+     * rows each changed comes back exact (INSERTs are batched everywhere).
+     */
+    boolean batchesChanges();
+
+    /**
+     * Whether the applier's transactions need READ COMMITTED, where the default isolation would show
+     * a conflict's row as of an older snapshot than the change saw (InnoDB's REPEATABLE READ).
+     */
+    boolean applyReadCommitted();
+
+    /**
+     * Sets up a session that applies or reads rows so that instants go in and out as UTC, where the
+     * database shows a column of instants as wall time of the session's zone; nothing elsewhere.
+     */
+    void instantsInUtc(Connection local) throws SQLException;
+
+    /**
+     * Text of a stored LCR, changed so that this database can hold it in the error queue rather
+     * than refuse the entry ({@code json}: for a JSON column); as it is where it can.
+     */
+    String storable(String text, boolean json);
+
+    /**
+     * Sets the vendor driver's connect and socket timeouts for a connection to a peer, unless the
+     * peer's URL sets its own: a socket timeout also bounds every statement.
+     */
+    void peerTimeouts(Duration timeout, Properties p);
+}
