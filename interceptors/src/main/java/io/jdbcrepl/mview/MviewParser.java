@@ -47,8 +47,8 @@ public final class MviewParser {
         for (SqlToken t : tokens) {
             if (!t.closed()) {
                 String text = t.text();
-                String quote = text.startsWith("$") ? text.substring(0, text.indexOf('$', 1) + 1)
-                        : text.substring(text.length() > 1 && Character.isLetter(text.charAt(0)) ? 1 : 0).substring(0, 1); // E'
+                int open = Character.isLetter(text.charAt(0)) ? 1 : 0; // E'…'
+                String quote = text.charAt(open) == '$' ? text.substring(0, text.indexOf('$', 1) + 1) : text.substring(open, open + 1);
                 throw new SQLSyntaxErrorException("unterminated " + quote + " in: " + abbreviate(sql), SqlState.SYNTAX_ERROR.code());
             }
         }
