@@ -1,5 +1,7 @@
 package io.jdbcrepl.mview;
 
+import io.jdbcrepl.capture.sql.SqlToken;
+import io.jdbcrepl.capture.sql.SqlToken.Kind;
 import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.mview.MviewCommand.CreateLog;
@@ -30,13 +32,27 @@ public final class MviewParser {
 
     private final Dialect dialect;
     private final String sql;
-    private final List<Token> tokens;
+    private final List<SqlToken> tokens;
     private int pos;
 
     private MviewParser(String sql, Dialect dialect) throws SQLException {
         this.sql = sql;
         this.dialect = dialect;
-        this.tokens = Token.scan(sql);
+        this.tokens = scan(sql, dialect);
+    }
+
+    /** The tokens of {@code sql} read as the database reads them; a string or quoted name must be closed. */
+    private static List<SqlToken> scan(String sql, Dialect dialect) throws SQLException {
+        List<SqlToken> tokens = SqlToken.read(sql, dialect);
+        for (SqlToken t : tokens) {
+            if (!t.closed()) {
+                String text = t.text();
+                int open = Character.isLetter(text.charAt(0)) ? 1 : 0; // E'…'
+                String quote = text.charAt(open) == '$' ? text.substring(0, text.indexOf('$', 1) + 1) : text.substring(open, open + 1);
+                throw new SQLSyntaxErrorException("unterminated " + quote + " in: " + abbreviate(sql), SqlState.SYNTAX_ERROR.code());
+            }
+        }
+        return tokens;
     }
 
     /**
@@ -109,18 +125,18 @@ public final class MviewParser {
         if (!accept("DBMS_MVIEW")) return null;
         expect(".");
         String routine = word("REFRESH or PURGE_LOG").toUpperCase(Locale.ROOT);
-        List<Token> args = arguments();
+        List<SqlToken> args = arguments();
         switch (routine) {
             case "REFRESH" -> {
                 if (args.isEmpty() || args.size() > 2) throw syntax("DBMS_MVIEW.REFRESH takes a list of views and an optional method");
                 List<Name> views = new ArrayList<>();
-                for (String v : args.get(0).stringValue().split(",")) {
+                for (String v : args.get(0).value().split(",")) {
                     if (!v.isBlank()) views.add(nameOf(v.trim()));
                 }
                 if (views.isEmpty()) throw syntax("DBMS_MVIEW.REFRESH names no view");
-                Method method = args.size() == 2 ? Method.ofLetter(args.get(1).stringValue()) : Method.FORCE;
+                Method method = args.size() == 2 ? Method.ofLetter(args.get(1).value()) : Method.FORCE;
                 if (method == null) {
-                    throw syntax("DBMS_MVIEW.REFRESH method '" + args.get(1).stringValue()
+                    throw syntax("DBMS_MVIEW.REFRESH method '" + args.get(1).value()
                             + "': expected 'F' (fast), 'C' (complete) or '?' (force)");
                 }
                 return new Refresh(List.copyOf(views), method);
@@ -129,15 +145,15 @@ public final class MviewParser {
                 if (args.isEmpty() || args.size() > 2) throw syntax("DBMS_MVIEW.PURGE_LOG takes a table and an optional 'DELETE'");
                 boolean all = false;
                 if (args.size() == 2) {
-                    String flag = args.get(1).stringValue().trim();
+                    String flag = args.get(1).value().trim();
                     if (!flag.equalsIgnoreCase("DELETE")) {
-                        throw new SQLFeatureNotSupportedException("DBMS_MVIEW.PURGE_LOG('" + args.get(0).stringValue()
-                                + "', " + args.get(1).text + "): only the flag 'DELETE' (purge every row) is supported;"
+                        throw new SQLFeatureNotSupportedException("DBMS_MVIEW.PURGE_LOG('" + args.get(0).value()
+                                + "', " + args.get(1).text() + "): only the flag 'DELETE' (purge every row) is supported;"
                                 + " without it the rows every fast-refresh view has refreshed past are purged", SqlState.REFUSED.code());
                     }
                     all = true;
                 }
-                return new PurgeLog(nameOf(args.get(0).stringValue().trim()), all);
+                return new PurgeLog(nameOf(args.get(0).value().trim()), all);
             }
             default -> throw new SQLFeatureNotSupportedException("DBMS_MVIEW." + routine
                     + " is not supported: the driver knows DBMS_MVIEW.REFRESH and DBMS_MVIEW.PURGE_LOG", SqlState.REFUSED.code());
@@ -145,13 +161,13 @@ public final class MviewParser {
     }
 
     /** {@code ( 'a' [, 'b' | number] )}: string or number literals. */
-    private List<Token> arguments() throws SQLException {
+    private List<SqlToken> arguments() throws SQLException {
         expect("(");
-        List<Token> args = new ArrayList<>();
+        List<SqlToken> args = new ArrayList<>();
         if (accept(")")) return args;
         do {
-            Token t = next();
-            if (t == null || (t.kind != Token.Kind.STRING && t.kind != Token.Kind.NUMBER)) {
+            SqlToken t = next();
+            if (t == null || (t.kind() != Kind.STRING && t.kind() != Kind.NUMBER)) {
                 throw syntax("expected a string literal argument" + near(t));
             }
             args.add(t);
@@ -204,9 +220,9 @@ public final class MviewParser {
                 expect("VALUES");
                 newValues = false;
             } else {
-                Token t = peek();
+                SqlToken t = peek();
                 throw new SQLFeatureNotSupportedException("CREATE MATERIALIZED VIEW LOG ON " + table + ": "
-                        + t.text + " is not supported here; the log takes WITH PRIMARY KEY | ROWID | SEQUENCE |"
+                        + t.text() + " is not supported here; the log takes WITH PRIMARY KEY | ROWID | SEQUENCE |"
                         + " (columns) and INCLUDING | EXCLUDING NEW VALUES", SqlState.REFUSED.code());
             }
         }
@@ -218,11 +234,11 @@ public final class MviewParser {
         expect("(");
         List<String> columns = new ArrayList<>();
         do {
-            Token t = next();
-            if (t == null || (t.kind != Token.Kind.WORD && t.kind != Token.Kind.QUOTED)) {
+            SqlToken t = next();
+            if (t == null || !t.isName()) {
                 throw syntax("expected a column name" + near(t));
             }
-            columns.add(t.kind == Token.Kind.QUOTED ? t.unquoted() : dialect.fold(t.text, false));
+            columns.add(t.kind() == Kind.QUOTED ? t.value() : dialect.fold(t.text(), false));
         } while (accept(","));
         expect(")");
         return columns;
@@ -260,16 +276,16 @@ public final class MviewParser {
             }
         }
         if (!ours) return null;
-        Token as = peek();
+        SqlToken as = peek();
         if (as == null || !as.is("AS")) {
             throw new SQLFeatureNotSupportedException("CREATE MATERIALIZED VIEW " + view + ": " + (as == null ? "end"
-                    : as.text) + " is not supported here; expected [BUILD IMMEDIATE] REFRESH FAST|COMPLETE|FORCE"
+                    : as.text()) + " is not supported here; expected [BUILD IMMEDIATE] REFRESH FAST|COMPLETE|FORCE"
                     + " [ON COMMIT|ON DEMAND] AS SELECT …", SqlState.REFUSED.code());
         }
         pos++;
-        Token first = peek();
+        SqlToken first = peek();
         if (first == null) throw syntax("CREATE MATERIALIZED VIEW " + view + " AS: the query is missing");
-        String query = sql.substring(first.start).trim();
+        String query = sql.substring(first.start()).trim();
         if (query.endsWith(";")) query = query.substring(0, query.length() - 1).trim();
         return new CreateView(view, method == null ? Method.FORCE : method, onCommit, query);
     }
@@ -277,9 +293,9 @@ public final class MviewParser {
     // ---- tokens
 
     private Name name() throws SQLException {
-        Token a = identifier();
+        SqlToken a = identifier();
         if (accept(".")) {
-            Token b = identifier();
+            SqlToken b = identifier();
             return new Name(fold(a), fold(b));
         }
         return new Name(null, fold(a));
@@ -287,44 +303,40 @@ public final class MviewParser {
 
     /** A name inside a string argument: {@code mv}, {@code hr.mv}, {@code "Mv"}. */
     private Name nameOf(String text) throws SQLException {
-        List<Token> parts = Token.scan(text);
-        if (parts.size() == 1 && isIdentifier(parts.get(0))) return new Name(null, fold(parts.get(0)));
-        if (parts.size() == 3 && isIdentifier(parts.get(0)) && parts.get(1).is(".") && isIdentifier(parts.get(2))) {
+        List<SqlToken> parts = scan(text, dialect);
+        if (parts.size() == 1 && parts.get(0).isName()) return new Name(null, fold(parts.get(0)));
+        if (parts.size() == 3 && parts.get(0).isName() && parts.get(1).is(".") && parts.get(2).isName()) {
             return new Name(fold(parts.get(0)), fold(parts.get(2)));
         }
         throw syntax("'" + text + "' is not a table or view name");
     }
 
-    private static boolean isIdentifier(Token t) {
-        return t.kind == Token.Kind.WORD || t.kind == Token.Kind.QUOTED;
+    private String fold(SqlToken t) {
+        return t.kind() == Kind.QUOTED ? t.value() : dialect.fold(t.text(), false);
     }
 
-    private String fold(Token t) {
-        return t.kind == Token.Kind.QUOTED ? t.unquoted() : dialect.fold(t.text, false);
-    }
-
-    private Token identifier() throws SQLException {
-        Token t = next();
-        if (t == null || !isIdentifier(t)) throw syntax("expected a name" + near(t));
+    private SqlToken identifier() throws SQLException {
+        SqlToken t = next();
+        if (t == null || !t.isName()) throw syntax("expected a name" + near(t));
         return t;
     }
 
     private String word(String expected) throws SQLException {
-        Token t = next();
-        if (t == null || t.kind != Token.Kind.WORD) throw syntax("expected " + expected + near(t));
-        return t.text;
+        SqlToken t = next();
+        if (t == null || t.kind() != Kind.WORD) throw syntax("expected " + expected + near(t));
+        return t.text();
     }
 
-    private Token peek() {
+    private SqlToken peek() {
         return pos < tokens.size() ? tokens.get(pos) : null;
     }
 
     private boolean peekIs(String text) {
-        Token t = peek();
+        SqlToken t = peek();
         return t != null && t.is(text);
     }
 
-    private Token next() {
+    private SqlToken next() {
         return pos < tokens.size() ? tokens.get(pos++) : null;
     }
 
@@ -345,12 +357,12 @@ public final class MviewParser {
         while (accept(";")) {
             // trailing semicolons
         }
-        if (peek() != null) throw syntax("unexpected " + peek().text + " after the statement");
+        if (peek() != null) throw syntax("unexpected " + peek().text() + " after the statement");
         return Optional.of(command);
     }
 
-    private static String near(Token t) {
-        return t == null ? ", found the end of the statement" : ", found " + t.text;
+    private static String near(SqlToken t) {
+        return t == null ? ", found the end of the statement" : ", found " + t.text();
     }
 
     private SQLException syntax(String message) {
@@ -360,70 +372,5 @@ public final class MviewParser {
     static String abbreviate(String sql) {
         String one = sql.replaceAll("\\s+", " ").trim();
         return one.length() <= 200 ? one : one.substring(0, 197) + "...";
-    }
-
-    /** A word, quoted identifier, string, number or symbol, with where it starts in the SQL. */
-    record Token(Kind kind, String text, int start) {
-        enum Kind { WORD, QUOTED, STRING, NUMBER, SYMBOL }
-
-        boolean is(String s) {
-            return (kind == Kind.WORD || kind == Kind.SYMBOL) && text.equalsIgnoreCase(s);
-        }
-
-        String unquoted() {
-            String q = text.substring(0, 1);
-            return text.substring(1, text.length() - 1).replace(q + q, q);
-        }
-
-        String stringValue() {
-            return kind == Kind.STRING ? text.substring(1, text.length() - 1).replace("''", "'") : text;
-        }
-
-        static List<Token> scan(String sql) throws SQLException {
-            List<Token> out = new ArrayList<>();
-            int i = 0;
-            int n = sql.length();
-            while (i < n) {
-                char c = sql.charAt(i);
-                if (Character.isWhitespace(c)) {
-                    i++;
-                } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
-                    while (i < n && sql.charAt(i) != '\n') i++;
-                } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-                    int close = sql.indexOf("*/", i + 2);
-                    i = close < 0 ? n : close + 2;
-                } else if (c == '\'' || c == '"' || c == '`') {
-                    int j = i + 1;
-                    while (true) {
-                        if (j >= n) throw new SQLSyntaxErrorException("unterminated " + c + " in: " + abbreviate(sql), SqlState.SYNTAX_ERROR.code());
-                        if (sql.charAt(j) == c) {
-                            if (j + 1 < n && sql.charAt(j + 1) == c) {
-                                j += 2;
-                                continue;
-                            }
-                            break;
-                        }
-                        j++;
-                    }
-                    out.add(new Token(c == '\'' ? Kind.STRING : Kind.QUOTED, sql.substring(i, j + 1), i));
-                    i = j + 1;
-                } else if (Character.isLetter(c) || c == '_') {
-                    int j = i + 1;
-                    while (j < n && (Character.isLetterOrDigit(sql.charAt(j)) || sql.charAt(j) == '_'
-                            || sql.charAt(j) == '$' || sql.charAt(j) == '#')) j++;
-                    out.add(new Token(Kind.WORD, sql.substring(i, j), i));
-                    i = j;
-                } else if (Character.isDigit(c)) {
-                    int j = i + 1;
-                    while (j < n && (Character.isDigit(sql.charAt(j)) || sql.charAt(j) == '.')) j++;
-                    out.add(new Token(Kind.NUMBER, sql.substring(i, j), i));
-                    i = j;
-                } else {
-                    out.add(new Token(Kind.SYMBOL, String.valueOf(c), i));
-                    i++;
-                }
-            }
-            return out;
-        }
     }
 }

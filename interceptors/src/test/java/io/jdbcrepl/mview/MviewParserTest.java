@@ -9,6 +9,7 @@ import io.jdbcrepl.mview.MviewCommand.Method;
 import io.jdbcrepl.mview.MviewCommand.Name;
 import io.jdbcrepl.mview.MviewCommand.PurgeLog;
 import io.jdbcrepl.mview.MviewCommand.Refresh;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -72,6 +73,67 @@ class MviewParserTest {
     @MethodSource("commands")
     void readsTheCommand(String sql, Dialect dialect, MviewCommand expected) throws SQLException {
         assertThat(MviewParser.parse(sql, dialect).orElseThrow()).isEqualTo(expected);
+    }
+
+    /**
+     * Strings, comments and quoted names inside our statements are read as the database reads them
+     * (the lexer of capture.sql): escaped quotes, dollar quotes, nested and dialect-only comments.
+     */
+    static Stream<Arguments> readAsTheDatabaseDoes() {
+        Refresh itsC = new Refresh(List.of(new Name(null, "it's")), Method.COMPLETE);
+        Refresh its = new Refresh(List.of(new Name(null, "it's")), Method.FORCE);
+        return Stream.of(
+                // PostgreSQL: E'' strings, dollar quotes, nested comments; a backslash is a plain character elsewhere
+                arguments("call dbms_mview.refresh(E'\"it\\'s\"', 'C')", Dialect.named("postgresql"), itsC),
+                arguments("call dbms_mview.refresh($$\"it's\"$$)", Dialect.named("postgresql"), its),
+                arguments("call dbms_mview.refresh('\"a\\b\"')", Dialect.named("postgresql"),
+                        new Refresh(List.of(new Name(null, "a\\b")), Method.FORCE)),
+                arguments("create materialized view log on t /* a /* nested */ comment */ with primary key", Dialect.named("postgresql"),
+                        new CreateLog(new Name(null, "t"), true, false, false, List.of(), false)),
+                arguments("create materialized view mv refresh fast as select a from t where b = $$it's$$", Dialect.named("postgresql"),
+                        new CreateView(new Name(null, "mv"), Method.FAST, false, "select a from t where b = $$it's$$")),
+                // MySQL and MariaDB: backslash escapes, # comments
+                arguments("call dbms_mview.refresh('`it\\'s`', 'C')", Dialect.named("mysql"), itsC),
+                arguments("call dbms_mview.refresh('\"it\\'s\"', 'C')", Dialect.named("mariadb"), itsC),
+                arguments("create materialized view log on t # a comment\n with rowid", Dialect.named("mysql"),
+                        new CreateLog(new Name(null, "t"), false, true, false, List.of(), false)),
+                arguments("create materialized view mv refresh fast as select a from t where b = 'it\\'s'", Dialect.named("mariadb"),
+                        new CreateView(new Name(null, "mv"), Method.FAST, false, "select a from t where b = 'it\\'s'")),
+                arguments("create materialized view log on t /* one */ with /* two */ primary key # three", Dialect.named("mariadb"),
+                        new CreateLog(new Name(null, "t"), true, false, false, List.of(), false)),
+                // H2: dollar quotes, nested and // comments
+                arguments("call dbms_mview.refresh($$\"it's\"$$, 'c')", Dialect.named("h2"), itsC),
+                arguments("call dbms_mview.refresh('\"it''s\"', 'c')", Dialect.named("h2"), itsC),
+                arguments("create materialized view log on t /* a /* nested */ comment */ with rowid (a)", Dialect.named("h2"),
+                        new CreateLog(new Name(null, "T"), false, true, false, List.of("A"), false)),
+                arguments("create materialized view log on t // a comment\n with primary key", Dialect.named("h2"),
+                        new CreateLog(new Name(null, "T"), true, false, false, List.of(), false)));
+    }
+
+    @ParameterizedTest(name = "{1}: {0}")
+    @MethodSource("readAsTheDatabaseDoes")
+    void readsStringsAndCommentsAsTheDatabaseDoes(String sql, Dialect dialect, MviewCommand expected) throws SQLException {
+        assertThat(MviewParser.parse(sql, dialect).orElseThrow()).isEqualTo(expected);
+    }
+
+    /** A string the database reads as unclosed is a syntax error, as before; where it ends depends on the dialect. */
+    @ParameterizedTest(name = "{1}: {0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
+            "call dbms_mview.refresh('mv) | postgresql | unterminated '",
+            "call dbms_mview.refresh('mv\\') | mysql | unterminated '",
+            "call dbms_mview.refresh($$mv) | h2 | unterminated $$",
+            "call dbms_mview.refresh(E'mv\\') | postgresql | unterminated '"})
+    void unclosedStringsFail(String sql, String dialect, String mentions) {
+        assertThatThrownBy(() -> MviewParser.parse(sql, Dialect.named(dialect)))
+                .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("42601"))
+                .hasMessageContaining(mentions);
+    }
+
+    @Test
+    void aBackslashEndsAPostgresStringButNotAMysqlOne() throws SQLException {
+        String sql = "call dbms_mview.refresh('mv\\', 'C')";
+        assertThatThrownBy(() -> MviewParser.parse(sql, Dialect.named("postgresql"))).hasMessageContaining("is not a table or view name");
+        assertThatThrownBy(() -> MviewParser.parse(sql, Dialect.named("mysql"))).hasMessageContaining("unterminated '");
     }
 
     /** Options without meaning here (0AR01) and malformed statements (42601): the message names what is wrong. */

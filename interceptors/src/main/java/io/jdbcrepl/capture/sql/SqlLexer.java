@@ -5,7 +5,8 @@ import io.jdbcrepl.dialect.Dialect;
 /**
  * Just enough SQL lexing to read leading keywords and find where statements end without the
  * parser: whitespace, comments, string literals, quoted identifiers and dollar quotes, per dialect ({@link SqlSyntax}).
- * The static methods serve {@link SqlClassifier#mayChangeRows} and allocate nothing.
+ * The static methods serve {@link SqlClassifier#mayChangeRows} and allocate nothing; {@link SqlToken}
+ * is its public view for readers of SQL outside this package.
  */
 final class SqlLexer {
 
@@ -19,6 +20,7 @@ final class SqlLexer {
     private int start;
     private int end;
     private boolean executableComment;
+    private boolean closed;
 
     SqlLexer(String sql, Dialect dialect, int from) {
         this.sql = sql;
@@ -37,6 +39,7 @@ final class SqlLexer {
         }
         char c = sql.charAt(pos);
         boolean backslashes = syntax.backslashEscapes();
+        closed = true;
         if (c == '\'') {
             end = quoteEnd(pos, '\'', backslashes);
             kind = Kind.STRING;
@@ -50,6 +53,7 @@ final class SqlLexer {
             int tagEnd = dollarTagEnd(pos);
             int close = sql.indexOf(sql.substring(pos, tagEnd), tagEnd);
             end = close < 0 ? sql.length() : close + (tagEnd - pos);
+            closed = close >= 0;
             kind = Kind.STRING;
         } else if (isWordStart(c)) {
             end = wordEnd(sql, pos);
@@ -125,6 +129,99 @@ final class SqlLexer {
         return new DottedName(parts, first, last);
     }
 
+    /** Whether the current string or quoted name is closed before the end of the SQL. */
+    boolean closed() {
+        return closed;
+    }
+
+    /**
+     * What the current token means, as the database reads it: a string's value, a quoted name
+     * without its quotes; any other token as written.
+     */
+    String value() {
+        if (kind == Kind.QUOTED) {
+            String q = sql.substring(start, start + 1);
+            return inner(start + 1, q).replace(q + q, q);
+        }
+        if (kind != Kind.STRING) return text();
+        char c = sql.charAt(start);
+        if (c == '$') {
+            int tag = dollarTagEnd(start) - start;
+            return closed ? sql.substring(start + tag, end - tag) : sql.substring(start + tag, end);
+        }
+        if (c == '\'') {
+            String s = inner(start + 1, "'");
+            return syntax.backslashEscapes() ? unescape(s, true) : s.replace("''", "'");
+        }
+        return unescape(inner(start + 2, "'"), false); // E'…'
+    }
+
+    /** The token's text from {@code from} up to its closing quote (if it has one). */
+    private String inner(int from, String quote) {
+        return closed && end > from && sql.startsWith(quote, end - 1) ? sql.substring(from, end - 1) : sql.substring(from, end);
+    }
+
+    /**
+     * A string's backslash escapes and doubled quotes resolved: MySQL's ({@code \%} and
+     * {@code \_} keep their backslash, {@code \0}, {@code \Z}) or PostgreSQL's {@code E'…'}
+     * (octal, hexadecimal and Unicode codes).
+     */
+    private static String unescape(String s, boolean mysql) {
+        StringBuilder out = new StringBuilder(s.length());
+        int n = s.length();
+        int i = 0;
+        while (i < n) {
+            char c = s.charAt(i);
+            if (c == '\'' && i + 1 < n && s.charAt(i + 1) == '\'') {
+                out.append('\'');
+                i += 2;
+                continue;
+            }
+            if (c != '\\' || i + 1 == n) {
+                out.append(c);
+                i++;
+                continue;
+            }
+            char e = s.charAt(i + 1);
+            i += 2;
+            switch (e) {
+                case 'b' -> out.append('\b');
+                case 'n' -> out.append('\n');
+                case 'r' -> out.append('\r');
+                case 't' -> out.append('\t');
+                default -> {
+                    if (mysql) {
+                        if (e == '0') out.append('\0');
+                        else if (e == 'Z') out.append((char) 0x1A);
+                        else if (e == '%' || e == '_') out.append('\\').append(e);
+                        else out.append(e);
+                    } else if (e == 'f') {
+                        out.append('\f');
+                    } else if (e >= '0' && e <= '7') {
+                        int j = i - 1;
+                        int stop = Math.min(n, j + 3);
+                        while (i < stop && s.charAt(i) >= '0' && s.charAt(i) <= '7') i++;
+                        out.append((char) Integer.parseInt(s.substring(j, i), 8));
+                    } else if (e == 'x' || e == 'u' || e == 'U') {
+                        int digits = e == 'x' ? 2 : e == 'u' ? 4 : 8;
+                        int j = i;
+                        while (i < n && i - j < digits && Character.digit(s.charAt(i), 16) >= 0) i++;
+                        long code = i == j ? -1 : Long.parseLong(s.substring(j, i), 16);
+                        if ((e != 'x' && i - j < digits) || !Character.isValidCodePoint((int) code) || code != (int) code) {
+                            out.append(e);
+                            i = j;
+                        } else {
+                            out.appendCodePoint((int) code);
+                        }
+                    } else {
+                        out.append(e);
+                    }
+                }
+            }
+        }
+        return out.toString();
+    }
+
     /** Whether a MySQL executable comment ({@code /*! … *}{@code /}) was skipped: its content runs. */
     boolean sawExecutableComment() {
         return executableComment;
@@ -162,6 +259,7 @@ final class SqlLexer {
                 i++;
             }
         }
+        closed = false;
         return sql.length();
     }
 

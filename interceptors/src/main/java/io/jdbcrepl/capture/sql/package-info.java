@@ -15,5 +15,8 @@
  * after a single assignment ({@code SET a = 1, (b, c) = …}), {@code E'…\''} strings; MySQL's
  * {@code VALUES … AS alias}, {@code #} comments and {@code :=}; H2's {@code FETCH FIRST} in UPDATE.
  * {@code UPDATE ONLY} / {@code DELETE FROM ONLY} are read by blanking ONLY before parsing.
+ *
+ * <p>{@link io.jdbcrepl.capture.sql.SqlToken} is the one lexer's public view: other readers of SQL
+ * (the materialized view statements) read strings, comments and quoted names with it, per dialect.
  */
 package io.jdbcrepl.capture.sql;
