@@ -57,7 +57,7 @@ public final class MaterializedViews {
     }
 
     private Name name(String text) throws SQLException {
-        MviewCommand c = MviewParser.parse("CALL DBMS_MVIEW.REFRESH('" + text.replace("'", "''") + "')", session.dialect())
+        MviewCommand c = MviewParser.parse("CALL DBMS_MVIEW.REFRESH(" + session.dialect().stringLiteral(text) + ")", session.dialect())
                 .orElseThrow();
         List<Name> names = ((MviewCommand.Refresh) c).views();
         if (names.size() != 1) throw SqlState.SYNTAX_ERROR.exception("'" + text + "' is not one table or view name");

@@ -81,6 +81,11 @@ public abstract class Dialect {
         return "\"" + identifier.replace("\"", "\"\"") + "\"";
     }
 
+    /** A string literal of this dialect's SQL holding {@code text}, read back by the database as exactly {@code text}. */
+    public String stringLiteral(String text) {
+        return "'" + text.replace("'", "''") + "'";
+    }
+
     /**
      * The name an identifier written this way stands for: quoted ({@code "Order"}, {@code `Order`})
      * keeps its case without the quotes; unquoted folds as the dialect does ({@link #fold(String, boolean)}).

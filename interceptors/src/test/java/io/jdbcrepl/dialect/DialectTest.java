@@ -80,4 +80,11 @@ class DialectTest {
         assertThat(Dialect.all()).extracting(Dialect::name).containsExactlyInAnyOrder("postgresql", "mariadb", "mysql", "h2");
         assertThat(Dialect.ofUrl("jdbc:mariadb://h/db")).containsSame(Dialect.named("mariadb"));
     }
+
+    @Test
+    void stringLiteralsAreReadBackAsTheirText() {
+        assertThat(Dialect.named("postgresql").stringLiteral("it's a\\b")).isEqualTo("'it''s a\\b'");
+        assertThat(Dialect.named("mariadb").stringLiteral("it's a\\b")).isEqualTo("'it''s a\\\\b'");
+        assertThat(Dialect.named("h2").stringLiteral("x")).isEqualTo("'x'");
+    }
 }

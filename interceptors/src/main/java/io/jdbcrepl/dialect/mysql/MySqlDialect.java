@@ -12,6 +12,12 @@ public class MySqlDialect extends Dialect {
         return List.of("mysql");
     }
 
+    /** A backslash escapes in MySQL's strings (unless {@code NO_BACKSLASH_ESCAPES}), so it is doubled too. */
+    @Override
+    public String stringLiteral(String text) {
+        return "'" + text.replace("\\", "\\\\").replace("'", "''") + "'";
+    }
+
     @Override
     public String quote(String identifier) {
         return "`" + identifier.replace("`", "``") + "`";
