@@ -2,13 +2,13 @@ package io.jdbcrepl;
 
 import io.jdbcrepl.apply.InboundServer;
 import io.jdbcrepl.apply.NodeAdmin;
-import io.jdbcrepl.dialect.Dialect;
+import io.jdbcrepl.capture.session.CaptureSession;
 import io.jdbcrepl.config.ReplConfig;
 import io.jdbcrepl.config.ReplProperty;
 import io.jdbcrepl.config.ReplUrl;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.mview.MviewSession;
-import io.jdbcrepl.node.CaptureSession;
 import io.jdbcrepl.node.LocalDatabase;
 import io.jdbcrepl.node.Node;
 import io.jdbcrepl.node.VendorDriver;

@@ -1,15 +1,15 @@
 package io.jdbcrepl.node;
 
-import io.jdbcrepl.conflict.CustomHandlers;
 import io.jdbcrepl.capture.CaptureException;
 import io.jdbcrepl.capture.CaptureSettings;
 import io.jdbcrepl.capture.TableInfo;
-import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.config.ColumnSet;
 import io.jdbcrepl.config.HandlerDefinition;
 import io.jdbcrepl.config.LogGroup;
 import io.jdbcrepl.config.ReplConfig;
 import io.jdbcrepl.config.SupplementalMode;
+import io.jdbcrepl.conflict.CustomHandlers;
+import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.log.ChangeLogSchema;
 import io.jdbcrepl.log.DriverSchema;
 import io.jdbcrepl.log.SchemaInstaller;
@@ -26,11 +26,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 /**
  * What one replication node shares across its connections in this JVM: its configuration, the
- * metadata of its replicated tables, and the capture plans of plain SQL. Created on the first
- * connection with {@code repl.node}, which also installs the driver's tables.
+ * metadata of its replicated tables, and what other packages keep per node ({@link #attachment}:
+ * capture's plans of plain SQL). Created on the first connection with {@code repl.node}, which also
+ * installs the driver's tables.
  */
 public final class Node {
 
@@ -72,7 +74,8 @@ public final class Node {
     private final String homeSchema;
     private final ChangeLogSchema changeLog;
     private final Map<String, Optional<TableInfo>> tables = new ConcurrentHashMap<>();
-    private final PlanCache planCache = new PlanCache(1024);
+    /** What other packages keep per node, one object per class ({@link #attachment}). */
+    private final Map<Class<?>, Object> attachments = new ConcurrentHashMap<>();
     private final LocalDatabase database;
     /** Tells peers in other processes of captured commits (PostgreSQL: NOTIFY), where the database can. */
     private final Notifier.Sender notifier;
@@ -142,7 +145,7 @@ public final class Node {
     private final java.util.Set<String> said = ConcurrentHashMap.newKeySet();
 
     /** Whether {@code key} is asked for the first time on this node. */
-    boolean firstTime(String key) {
+    public boolean firstTime(String key) {
         return said.size() < 1000 && said.add(key);
     }
 
@@ -152,7 +155,7 @@ public final class Node {
     }
 
     /** A transaction of this node committed captured changes: wake the readers of its log. */
-    void committed() {
+    public void committed() {
         CommitSignal.of(name).fire();
         notifier.request();
     }
@@ -286,34 +289,8 @@ public final class Node {
         return config;
     }
 
-    /**
-     * MariaDB/MySQL: whether the connectors report found rows, not changed ones, as update counts
-     * (their default; {@code useAffectedRows=true} in the URL or the connect properties turns it off).
-     */
-    boolean reportsFoundRows() {
-        String value = config.delegateProperties().getProperty("useAffectedRows");
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("[?&]useAffectedRows=([^&]*)")
-                .matcher(config.delegateUrl());
-        if (value == null && m.find()) value = m.group(1);
-        return value == null || !value.trim().equalsIgnoreCase("true");
-    }
-
     public Dialect dialect() {
         return dialect;
-    }
-
-    private volatile long deltaTableRows = -1;
-
-    /**
-     * The most rows a query over a data change delta table returns whole (see {@link DeltaTableRows}),
-     * read once.
-     */
-    long deltaTableRows(java.sql.Connection connection) throws SQLException {
-        long limit = deltaTableRows;
-        if (limit >= 0) return limit;
-        limit = dialect.part(DeltaTableRows.class).limit(connection, config.delegateUrl());
-        deltaTableRows = limit;
-        return limit;
     }
 
     public ChangeLogSchema changeLog() {
@@ -341,8 +318,15 @@ public final class Node {
         return config.isReplicated(schema, table, currentSchema, foldsToUpper());
     }
 
-    public PlanCache planCache() {
-        return planCache;
+    /**
+     * The object of class {@code type} kept for this node, made by {@code create} on first use: state
+     * that other packages share across the node's connections (capture's plan cache), which lives
+     * and dies with the node without the node knowing what it is. Read without a lock.
+     */
+    public <T> T attachment(Class<T> type, Supplier<? extends T> create) {
+        Object value = attachments.get(type);
+        if (value == null) value = attachments.computeIfAbsent(type, t -> create.get());
+        return type.cast(value);
     }
 
     public boolean foldsToUpper() {
@@ -424,10 +408,9 @@ public final class Node {
         return schema + "\u0000" + table;
     }
 
-    /** Forgets table metadata, after DDL the driver saw. */
+    /** Forgets table metadata, after DDL the driver saw (capture forgets its plans itself). */
     public void forgetTables() {
         tables.clear();
-        planCache.clear();
     }
 
     /** The capture settings of a table, resolved to its stored column names. */

@@ -17,7 +17,7 @@ class NodePartsTest {
     @Test
     void everyDatabaseHasThem() {
         for (Dialect d : Dialect.all()) {
-            for (Class<?> part : new Class<?>[] {Catalogs.class, Notifier.class, UnwrapViews.class, VerifySql.class, DemoDatabase.class}) {
+            for (Class<?> part : new Class<?>[] {Catalogs.class, Notifier.class, VerifySql.class, DemoDatabase.class}) {
                 assertThat(d.part(part)).as(d.name() + " " + part.getSimpleName()).isNotNull();
             }
         }

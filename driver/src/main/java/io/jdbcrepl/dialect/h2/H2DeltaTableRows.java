@@ -1,6 +1,6 @@
 package io.jdbcrepl.dialect.h2;
 
-import io.jdbcrepl.node.DeltaTableRows;
+import io.jdbcrepl.capture.DeltaTableRows;
 
 import java.sql.Connection;
 import java.sql.ResultSet;

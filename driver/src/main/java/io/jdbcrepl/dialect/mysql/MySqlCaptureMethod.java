@@ -1,7 +1,7 @@
 package io.jdbcrepl.dialect.mysql;
 
+import io.jdbcrepl.capture.CaptureMethod;
 import io.jdbcrepl.intercept.SqlState;
-import io.jdbcrepl.node.CaptureMethod;
 
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -1,8 +1,8 @@
 package io.jdbcrepl.dialect.mysql;
 
+import io.jdbcrepl.capture.session.UnwrapViews;
 import io.jdbcrepl.dialect.DialectParts;
 import io.jdbcrepl.node.Notifier;
-import io.jdbcrepl.node.UnwrapViews;
 
 import java.util.List;
 

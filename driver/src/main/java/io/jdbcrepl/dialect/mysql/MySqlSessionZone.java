@@ -1,7 +1,7 @@
 package io.jdbcrepl.dialect.mysql;
 
+import io.jdbcrepl.capture.SessionZone;
 import io.jdbcrepl.intercept.SqlState;
-import io.jdbcrepl.node.SessionZone;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -1,6 +1,6 @@
 package io.jdbcrepl.dialect.postgresql;
 
-import io.jdbcrepl.node.CaptureMethod;
+import io.jdbcrepl.capture.CaptureMethod;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -2,12 +2,12 @@ package io.jdbcrepl.dialect.postgresql;
 
 import io.jdbcrepl.capture.CaptureSettings;
 import io.jdbcrepl.capture.TableInfo;
+import io.jdbcrepl.capture.session.CaptureSession;
+import io.jdbcrepl.capture.session.InStatementCapture;
 import io.jdbcrepl.capture.sql.Dml;
 import io.jdbcrepl.config.LogSignature;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.intercept.StatementInterceptor;
-import io.jdbcrepl.node.CaptureSession;
-import io.jdbcrepl.node.InStatementCapture;
 import io.jdbcrepl.node.Node;
 
 import java.sql.Connection;

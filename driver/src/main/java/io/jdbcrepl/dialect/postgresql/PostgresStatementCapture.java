@@ -1,6 +1,8 @@
 package io.jdbcrepl.dialect.postgresql;
 
+import io.jdbcrepl.capture.ConcatenatedResultSet;
 import io.jdbcrepl.capture.TableInfo;
+import io.jdbcrepl.capture.session.CaptureSession;
 import io.jdbcrepl.capture.sql.Dml;
 import io.jdbcrepl.intercept.BoundParameter;
 import io.jdbcrepl.intercept.Execution;
@@ -10,8 +12,6 @@ import io.jdbcrepl.intercept.PreparedBatch;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.intercept.StatementInterceptor;
 import io.jdbcrepl.intercept.StatementKind;
-import io.jdbcrepl.node.CaptureSession;
-import io.jdbcrepl.node.ConcatenatedResultSet;
 import io.jdbcrepl.node.Node;
 
 import java.sql.BatchUpdateException;

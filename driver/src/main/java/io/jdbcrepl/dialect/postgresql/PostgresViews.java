@@ -1,9 +1,9 @@
 package io.jdbcrepl.dialect.postgresql;
 
+import io.jdbcrepl.capture.session.CaptureSession;
+import io.jdbcrepl.capture.session.StagedLoad;
+import io.jdbcrepl.capture.session.UnwrapViews;
 import io.jdbcrepl.capture.sql.SqlClassifier;
-import io.jdbcrepl.node.CaptureSession;
-import io.jdbcrepl.node.StagedLoad;
-import io.jdbcrepl.node.UnwrapViews;
 
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;

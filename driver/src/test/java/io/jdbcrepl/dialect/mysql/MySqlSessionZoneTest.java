@@ -1,6 +1,6 @@
 package io.jdbcrepl.dialect.mysql;
 
-import io.jdbcrepl.node.SessionZone;
+import io.jdbcrepl.capture.SessionZone;
 import java.time.DateTimeException;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;

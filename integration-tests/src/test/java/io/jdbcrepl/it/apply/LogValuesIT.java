@@ -56,7 +56,7 @@ class LogValuesIT extends ClusterTest {
 
         List<Map.Entry<String, String>> lines;
         try (LogCapture log = LogCapture.withDebug("io.jdbcrepl.apply.Applier", "io.jdbcrepl.apply.PrebuiltHandlers",
-                "io.jdbcrepl.node.CaptureSession")) {
+                "io.jdbcrepl.capture.session.CaptureSession")) {
             cluster.execute(0, "CALL note('" + SECRET + "-call')"); // not captured: WARN
             cluster.admin(0).startApply();
             cluster.admin(1).startApply();
