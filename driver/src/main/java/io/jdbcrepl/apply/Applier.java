@@ -4,9 +4,17 @@ import io.jdbcrepl.api.ConflictType;
 import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.config.PeerConfig;
 import io.jdbcrepl.intercept.SqlState;
+import io.jdbcrepl.log.CommitSignal;
+import io.jdbcrepl.log.EpochSourceReader;
 import io.jdbcrepl.log.Grants;
+import io.jdbcrepl.log.Position;
+import io.jdbcrepl.log.RefusedLcr;
+import io.jdbcrepl.log.Rewind;
+import io.jdbcrepl.log.SourceReader;
+import io.jdbcrepl.log.SourceReaders;
+import io.jdbcrepl.log.SourceTx;
+import io.jdbcrepl.log.Subscribers;
 import io.jdbcrepl.logging.DriverLog;
-import io.jdbcrepl.node.CommitSignal;
 import io.jdbcrepl.node.Node;
 import io.jdbcrepl.node.VendorDriver;
 
@@ -456,7 +464,7 @@ final class Applier implements Runnable {
                 } else {
                     try {
                         rows.begin();
-                        group.lcrs += Math.max(1, r.lcrs(tx.txId(), rows::apply));
+                        group.lcrs += Math.max(1, lcrs(r, tx, rows));
                     } catch (ApplyFailure fast) {
                         careful(l, r, rows, group);
                     }
@@ -523,7 +531,7 @@ final class Applier implements Runnable {
         long[] count = {0};
         try {
             rows.begin();
-            count[0] = r.lcrs(tx.txId(), rows::apply);
+            count[0] = lcrs(r, tx, rows);
             rows.flush();
             l.releaseSavepoint(sp);
             group.applied++;
@@ -553,6 +561,18 @@ final class Applier implements Runnable {
         group.lastTx = tx.txId();
     }
 
+    /**
+     * Applies a transaction's LCRs as the reader streams them; an LCR the reader refuses (its
+     * signature, or undecodable) fails the transaction like an LCR that cannot be applied.
+     */
+    private static long lcrs(SourceReader r, SourceTx tx, RowApplier rows) throws SQLException, ApplyFailure {
+        try {
+            return r.lcrs(tx.txId(), rows::apply);
+        } catch (RefusedLcr refused) {
+            throw new ApplyFailure(refused.number(), ApplyTrust.REFUSED, refused.getMessage(), refused.getCause());
+        }
+    }
+
     /** " on <table> (key <columns>)" of the failing LCR when the row applier knows it, for the log. */
     private static String where(RowApplier rows, long number) {
         String table = rows.tableOf(number);
@@ -566,7 +586,7 @@ final class Applier implements Runnable {
         rows.exact(true);
         rows.begin();
         try {
-            count[0] = r.lcrs(tx.txId(), rows::apply);
+            count[0] = lcrs(r, tx, rows);
             l.releaseSavepoint(exact);
             return null;
         } catch (ApplyFailure failure) {

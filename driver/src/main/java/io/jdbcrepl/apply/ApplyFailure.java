@@ -9,7 +9,7 @@ import java.util.List;
  * Applying one LCR of a source transaction failed for a reason that retrying will not cure: the
  * transaction goes to the error queue. {@code number} is the failing LCR, 1-based.
  */
-public final class ApplyFailure extends Exception {
+final class ApplyFailure extends Exception {
 
     final long number;
     /** {@code repl_error.error_code}: the SQLState, or the conflict's type for an unresolved conflict. */

@@ -17,12 +17,6 @@ public interface ApplySql {
     /** A bind parameter for a JSON column of the driver's tables ({@code ?}, or with a cast). */
     String jsonParameter();
 
-    /**
-     * {@code insert}, an {@code INSERT ... VALUES}, made to do nothing when a row with the same
-     * {@code key} exists; as it is where the database has no such form (a race then fails it).
-     */
-    String insertIfAbsent(String insert, String key);
-
     /** A column compared with a bind parameter NULL-safely: what follows the column ({@code  IS NOT DISTINCT FROM ?}). */
     String nullSafeEquals();
 

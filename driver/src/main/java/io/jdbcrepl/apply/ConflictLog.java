@@ -6,6 +6,7 @@ import io.jdbcrepl.conflict.Resolution.Outcome;
 import io.jdbcrepl.lcr.Json;
 import io.jdbcrepl.lcr.RowImage;
 import io.jdbcrepl.log.ChangeLogSchema;
+import io.jdbcrepl.node.Node;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -15,7 +16,7 @@ import java.util.List;
 /**
  * The conflict history {@code repl_conflict} (SPEC 5.5): one row per handler outcome of every
  * detected conflict, resolved or not, with the LCR's values and the destination row before as
- * {@code repl_log}'s JSON.
+ * {@code repl_log}'s JSON. It keeps its rows for {@code repl.retention} (SPEC 8.8), like the log.
  */
 final class ConflictLog {
 
@@ -80,6 +81,48 @@ final class ConflictLog {
                     h.handlerName(), h.handlerType(), unresolved ? h.outcome() : Outcome.ROLLED_BACK, detail,
                     h.lcrOldValues(), h.lcrNewValues(), h.destinationBefore());
         }).toList();
+    }
+
+    /** Rows of {@code repl_conflict} deleted per statement: a long history goes without one long lock. */
+    static final int CONFLICT_CHUNK = 1000;
+
+    /**
+     * Deletes the conflicts older than {@code repl.retention} by the server's clock (which wrote
+     * {@code conflict_time}), in ranges of {@link #CONFLICT_CHUNK} ids from the oldest, each its own
+     * statement, read by the primary key: ids grow with time, so the first range that keeps a row
+     * has reached the recent history and ends the purge. Returns the rows deleted.
+     */
+    static long purge(Node node, Connection local) throws SQLException {
+        String table = node.changeLog().table("repl_conflict");
+        double seconds = node.config().retention().toMillis() / 1000.0;
+        long deleted = 0;
+        try (PreparedStatement first = local.prepareStatement("SELECT MIN(id) FROM " + table + " WHERE id >= ?");
+                PreparedStatement delete = local.prepareStatement("DELETE FROM " + table + " WHERE id >= ? AND id < ?"
+                        + " AND " + node.changeLog().secondsSince("conflict_time") + " > ?");
+                PreparedStatement kept = local.prepareStatement("SELECT COUNT(*) FROM " + table + " WHERE id >= ? AND id < ?")) {
+            long from = Long.MIN_VALUE;
+            while (true) {
+                first.setLong(1, from);
+                try (java.sql.ResultSet rs = first.executeQuery()) {
+                    rs.next();
+                    from = rs.getLong(1);
+                    if (rs.wasNull()) return deleted;
+                }
+                long to = from + CONFLICT_CHUNK;
+                delete.setLong(1, from);
+                delete.setLong(2, to);
+                delete.setDouble(3, seconds);
+                deleted += delete.executeUpdate();
+                if (!local.getAutoCommit()) local.commit();
+                kept.setLong(1, from);
+                kept.setLong(2, to);
+                try (java.sql.ResultSet rs = kept.executeQuery()) {
+                    rs.next();
+                    if (rs.getLong(1) > 0) return deleted;
+                }
+                from = to;
+            }
+        }
     }
 
     private static String json(RowImage image) {

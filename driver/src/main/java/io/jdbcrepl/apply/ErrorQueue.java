@@ -6,6 +6,9 @@ import io.jdbcrepl.lcr.Json;
 import io.jdbcrepl.lcr.RowLcr;
 import io.jdbcrepl.lcr.TypedValue;
 import io.jdbcrepl.log.ChangeLogSchema;
+import io.jdbcrepl.log.LogRows;
+import io.jdbcrepl.log.SourceReader;
+import io.jdbcrepl.log.SourceTx;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

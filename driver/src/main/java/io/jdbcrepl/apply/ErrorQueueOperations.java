@@ -4,6 +4,7 @@ import io.jdbcrepl.api.ErrorEntry;
 import io.jdbcrepl.config.PeerConfig;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.RowLcr;
+import io.jdbcrepl.log.LogRows;
 import io.jdbcrepl.node.Node;
 
 import java.sql.Connection;

@@ -2,6 +2,9 @@ package io.jdbcrepl.apply;
 
 import io.jdbcrepl.config.PeerConfig;
 import io.jdbcrepl.log.Grants;
+import io.jdbcrepl.log.Purger;
+import io.jdbcrepl.log.ReadAhead;
+import io.jdbcrepl.log.Subscribers;
 import io.jdbcrepl.logging.DriverLog;
 import io.jdbcrepl.node.InboundServers;
 import io.jdbcrepl.node.Node;
@@ -140,7 +143,7 @@ public final class InboundServer {
             }
             try (Connection local = VendorDriver.open(node.config())) {
                 try {
-                    Purger.purge(node, local);
+                    purge(node, local);
                     purgeDenied = null;
                 } catch (SQLException e) {
                     if (Grants.denied(e)) {
@@ -155,6 +158,17 @@ public final class InboundServer {
                 failing = true;
             }
         }
+    }
+
+    /**
+     * Purges on {@code local} (this node's database, autocommit on): the log, then the conflict
+     * history older than {@code repl.retention}; returns the LCRs deleted.
+     */
+    static long purge(Node node, Connection local) throws SQLException {
+        long lcrs = Purger.purge(local, node.dialect(), node.changeLog(), node.name(), node.config().retention(),
+                node.config().peers());
+        ConflictLog.purge(node, local);
+        return lcrs;
     }
 
     /** Stops the threads and closes their connections, waiting up to about three seconds for the threads to end. */

@@ -8,7 +8,11 @@ import io.jdbcrepl.config.InstallMode;
 import io.jdbcrepl.config.PeerConfig;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.log.Grants;
+import io.jdbcrepl.log.Position;
 import io.jdbcrepl.log.SchemaInstaller;
+import io.jdbcrepl.log.SourceReader;
+import io.jdbcrepl.log.SourceReaders;
+import io.jdbcrepl.log.Subscribers;
 import io.jdbcrepl.node.Node;
 import io.jdbcrepl.node.VendorDriver;
 
@@ -155,7 +159,7 @@ public final class NodeAdmin implements ReplAdmin {
     @Override
     public long purge() throws SQLException {
         try (Connection c = local()) {
-            return Purger.purge(node, c);
+            return InboundServer.purge(node, c);
         }
     }
 

@@ -6,6 +6,8 @@ import io.jdbcrepl.config.ReplUrl;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.log.ChangeLogSchema;
 import io.jdbcrepl.log.DriverSchema;
+import io.jdbcrepl.log.SourceReader;
+import io.jdbcrepl.log.SourceReaders;
 import io.jdbcrepl.node.Node;
 import io.jdbcrepl.node.TableCatalog;
 

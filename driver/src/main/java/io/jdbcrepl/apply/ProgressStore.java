@@ -2,6 +2,7 @@ package io.jdbcrepl.apply;
 
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.log.ChangeLogSchema;
+import io.jdbcrepl.log.Position;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

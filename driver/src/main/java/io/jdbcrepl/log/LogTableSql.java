@@ -61,4 +61,10 @@ public interface LogTableSql {
 
     /** A statement that makes concurrent installs of {@code schema} wait for each other (in a transaction), when they would collide. */
     Optional<String> installLock(String schema);
+
+    /**
+     * {@code insert}, an {@code INSERT ... VALUES}, made to do nothing when a row with the same
+     * {@code key} exists; as it is where the database has no such form (a race then fails it).
+     */
+    String insertIfAbsent(String insert, String key);
 }

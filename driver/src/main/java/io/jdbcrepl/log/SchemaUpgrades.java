@@ -26,7 +26,7 @@ final class SchemaUpgrades {
     /** Every step, from the first release's tables to {@link SchemaVersion#CURRENT}. */
     static List<Step> all(Dialect dialect) {
         return List.of(
-                // 2: a source gone back in time is noticed and recorded (apply.Rewind)
+                // 2: a source gone back in time is noticed and recorded (log.Rewind)
                 new Step(2, List.of(
                         new Column("repl_progress", "subscribed", "VARCHAR(4000)"),
                         new Column("repl_progress", "rewound", "VARCHAR(4000)"))),

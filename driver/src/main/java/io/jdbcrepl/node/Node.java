@@ -11,6 +11,7 @@ import io.jdbcrepl.config.SupplementalMode;
 import io.jdbcrepl.conflict.CustomHandlers;
 import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.log.ChangeLogSchema;
+import io.jdbcrepl.log.CommitSignal;
 import io.jdbcrepl.log.DriverSchema;
 import io.jdbcrepl.log.SchemaInstaller;
 

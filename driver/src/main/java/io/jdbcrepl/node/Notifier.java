@@ -2,7 +2,7 @@ package io.jdbcrepl.node;
 
 /**
  * How a node wakes its peers' apply sides in other processes after its transactions commit
- * captured changes (SPEC 4.6), beside this JVM's {@link CommitSignal}: PostgreSQL sends a
+ * captured changes (SPEC 4.6), beside this JVM's {@link io.jdbcrepl.log.CommitSignal}: PostgreSQL sends a
  * notification they listen for; elsewhere there is nothing to listen on and they poll
  * ({@link #NONE}). A part ({@code dialect.part(Notifier.class)}).
  */

@@ -16,12 +16,6 @@ final class H2ApplySql implements ApplySql {
         return "?";
     }
 
-    /** H2's INSERT has no such form: a concurrent insert of the same key fails it. */
-    @Override
-    public String insertIfAbsent(String insert, String key) {
-        return insert;
-    }
-
     @Override
     public String nullSafeEquals() {
         return " IS NOT DISTINCT FROM ?";

@@ -108,4 +108,10 @@ final class H2LogTableSql implements LogTableSql {
     public Optional<String> installLock(String schema) {
         return Optional.empty();
     }
+
+    /** H2's INSERT has no such form: a concurrent insert of the same key fails it. */
+    @Override
+    public String insertIfAbsent(String insert, String key) {
+        return insert;
+    }
 }

@@ -1,6 +1,6 @@
 package io.jdbcrepl.dialect.h2;
 
-import io.jdbcrepl.apply.EpochSourceReaders;
+import io.jdbcrepl.log.EpochSourceReaders;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -34,11 +34,6 @@ final class MySqlApplySql implements ApplySql {
     }
 
     @Override
-    public String insertIfAbsent(String insert, String key) {
-        return insert.replaceFirst("INSERT", "INSERT IGNORE");
-    }
-
-    @Override
     public String nullSafeEquals() {
         return " <=> ?";
     }

@@ -116,4 +116,9 @@ final class MySqlLogTableSql implements LogTableSql {
     public Optional<String> installLock(String schema) {
         return Optional.empty();
     }
+
+    @Override
+    public String insertIfAbsent(String insert, String key) {
+        return insert.replaceFirst("INSERT", "INSERT IGNORE");
+    }
 }

@@ -1,6 +1,6 @@
 package io.jdbcrepl.dialect.mysql;
 
-import io.jdbcrepl.apply.EpochSourceReaders;
+import io.jdbcrepl.log.EpochSourceReaders;
 
 import java.sql.Connection;
 import java.sql.ResultSet;

@@ -1,8 +1,8 @@
 package io.jdbcrepl.dialect.postgresql;
 
-import io.jdbcrepl.apply.LogRows;
 import io.jdbcrepl.config.LogSignature;
 import io.jdbcrepl.log.ChangeLogSchema;
+import io.jdbcrepl.log.LogRows;
 
 import java.util.List;
 

@@ -1,15 +1,15 @@
 package io.jdbcrepl.dialect.postgresql;
 
-import io.jdbcrepl.apply.ApplyFailure;
-import io.jdbcrepl.apply.LogRows;
-import io.jdbcrepl.apply.Position;
-import io.jdbcrepl.apply.ReadAhead;
-import io.jdbcrepl.apply.Rewind;
-import io.jdbcrepl.apply.SourceReader;
-import io.jdbcrepl.apply.SourceTx;
-import io.jdbcrepl.apply.Subscribers;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.log.ChangeLogSchema;
+import io.jdbcrepl.log.LogRows;
+import io.jdbcrepl.log.Position;
+import io.jdbcrepl.log.ReadAhead;
+import io.jdbcrepl.log.RefusedLcr;
+import io.jdbcrepl.log.Rewind;
+import io.jdbcrepl.log.SourceReader;
+import io.jdbcrepl.log.SourceTx;
+import io.jdbcrepl.log.Subscribers;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -112,7 +112,7 @@ final class PgSourceReader implements SourceReader {
     }
 
     @Override
-    public long lcrs(String txId, LogRows.LcrSink sink) throws SQLException, ApplyFailure {
+    public <X extends Exception> long lcrs(String txId, LogRows.LcrSink<X> sink) throws SQLException, RefusedLcr, X {
         return rows.stream(source, txId, sink);
     }
 

@@ -22,11 +22,6 @@ final class PostgresApplySql implements ApplySql {
     }
 
     @Override
-    public String insertIfAbsent(String insert, String key) {
-        return insert + " ON CONFLICT (" + key + ") DO NOTHING";
-    }
-
-    @Override
     public String nullSafeEquals() {
         return " IS NOT DISTINCT FROM ?";
     }

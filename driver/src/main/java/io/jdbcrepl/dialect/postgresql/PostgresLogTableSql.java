@@ -100,4 +100,9 @@ final class PostgresLogTableSql implements LogTableSql {
     public Optional<String> installLock(String schema) {
         return Optional.of("SELECT pg_advisory_xact_lock(" + ("jdbc:repl install " + schema).hashCode() + ")");
     }
+
+    @Override
+    public String insertIfAbsent(String insert, String key) {
+        return insert + " ON CONFLICT (" + key + ") DO NOTHING";
+    }
 }

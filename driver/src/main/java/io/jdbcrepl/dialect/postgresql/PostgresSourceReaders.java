@@ -1,11 +1,11 @@
 package io.jdbcrepl.dialect.postgresql;
 
-import io.jdbcrepl.apply.Position;
-import io.jdbcrepl.apply.SourceReader;
-import io.jdbcrepl.apply.SourceReaders;
 import io.jdbcrepl.config.LogSignature;
 import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.log.ChangeLogSchema;
+import io.jdbcrepl.log.Position;
+import io.jdbcrepl.log.SourceReader;
+import io.jdbcrepl.log.SourceReaders;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -4,7 +4,7 @@ import io.jdbcrepl.it.support.ForEachVendor;
 import io.jdbcrepl.it.support.TestDatabase;
 import io.jdbcrepl.it.support.TestDatabases;
 import io.jdbcrepl.it.support.Vendor;
-import io.jdbcrepl.node.CommitSignal;
+import io.jdbcrepl.log.CommitSignal;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.postgresql.PGConnection;

@@ -1,11 +1,10 @@
-package io.jdbcrepl.apply;
+package io.jdbcrepl.log;
 
 import io.jdbcrepl.lcr.CommandType;
 import io.jdbcrepl.lcr.Json;
 import io.jdbcrepl.lcr.RowImage;
 import io.jdbcrepl.lcr.RowLcr;
 import io.jdbcrepl.lcr.ValueType;
-import io.jdbcrepl.log.ChangeLogSchema;
 import io.jdbcrepl.config.LogSignature;
 
 import java.sql.Connection;
@@ -24,7 +23,7 @@ import java.util.Map;
  */
 public class LogRows {
 
-    static final String COLUMNS = "position, tx_id, source_node, command_type, schema_name, table_name,"
+    public static final String COLUMNS = "position, tx_id, source_node, command_type, schema_name, table_name,"
             + " old_values, new_values, column_types, change_vector, created_at, signature";
 
     private static final int FETCH = 500;
@@ -122,7 +121,8 @@ public class LogRows {
     }
 
     /** Streams a transaction's LCRs into {@code sink}, read ahead or from {@code source}; returns how many. */
-    public long stream(Connection source, String txId, LcrSink sink) throws SQLException, ApplyFailure {
+    public <X extends Exception> long stream(Connection source, String txId, LcrSink<X> sink)
+            throws SQLException, RefusedLcr, X {
         List<RowLcr> ahead = readAhead.get(txId);
         if (ahead != null) {
             long n = 0;
@@ -145,14 +145,14 @@ public class LogRows {
     }
 
     /**
-     * The LCR of the current row, or an {@link ApplyFailure} saying why it cannot be decoded: one
+     * The LCR of the current row, or a {@link RefusedLcr} saying why it cannot be decoded: one
      * bad LCR sends its transaction to the error queue instead of stopping the applier (SPEC 8.8).
      */
     private static RowLcr decode(ResultSet rs, String txId, long number, LogSignature signature)
-            throws SQLException, ApplyFailure {
+            throws SQLException, RefusedLcr {
         String refused = refusal(rs, signature);
         if (refused != null) {
-            throw new ApplyFailure(number, ApplyTrust.REFUSED, "LCR " + number + " (position " + rs.getLong(1)
+            throw new RefusedLcr(number, "LCR " + number + " (position " + rs.getLong(1)
                     + ") of transaction " + txId + " for " + rs.getString(5) + "." + rs.getString(6) + " from source node "
                     + rs.getString(3) + ": " + refused, null);
         }
@@ -160,7 +160,7 @@ public class LogRows {
             return read(rs);
         } catch (RuntimeException e) {
             // SPEC 8.7: a command or value type this driver does not know is refused (42501), like any LCR it cannot read
-            throw new ApplyFailure(number, ApplyTrust.REFUSED, "LCR " + number + " (position " + rs.getLong(1)
+            throw new RefusedLcr(number, "LCR " + number + " (position " + rs.getLong(1)
                     + ") of transaction " + txId + " for " + rs.getString(5) + "." + rs.getString(6) + " from source node "
                     + rs.getString(3) + " cannot be read (command type " + rs.getString(4) + ", column types "
                     + rs.getString(9) + "): " + e.getMessage(), e);
@@ -199,7 +199,7 @@ public class LogRows {
      * SPEC 8.7, repl.log.key: null when the current row of a result selecting {@link #COLUMNS} carries
      * a valid signature (or no key is set here), else why not. Recomputed from the columns as stored.
      */
-    static String refusal(ResultSet rs, LogSignature signature) throws SQLException {
+    public static String refusal(ResultSet rs, LogSignature signature) throws SQLException {
         if (signature == null) return null;
         byte[] signed = rs.getBytes(12);
         if (signed == null) return "unsigned LCR (repl.log.key is set here, so every LCR must carry its signature)";
@@ -222,7 +222,7 @@ public class LogRows {
     }
 
     /** The LCR of the current row of a result set selecting {@link #COLUMNS} in order. */
-    static RowLcr read(ResultSet rs) throws SQLException {
+    public static RowLcr read(ResultSet rs) throws SQLException {
         Map<String, ValueType> types = types(rs.getString(9));
         String oldJson = rs.getString(7);
         String newJson = rs.getString(8);
@@ -239,7 +239,7 @@ public class LogRows {
     }
 
     /** Receives LCRs one at a time, with their 1-based number in the transaction. */
-    public interface LcrSink {
-        void accept(RowLcr lcr, long number) throws SQLException, ApplyFailure;
+    public interface LcrSink<X extends Exception> {
+        void accept(RowLcr lcr, long number) throws SQLException, X;
     }
 }

@@ -1,8 +1,6 @@
-package io.jdbcrepl.apply;
+package io.jdbcrepl.log;
 
 import io.jdbcrepl.intercept.SqlState;
-import io.jdbcrepl.log.ChangeLogSchema;
-import io.jdbcrepl.log.Grants;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -20,7 +18,7 @@ import java.util.Deque;
  * commits, so every transaction of an older epoch is committed: reading closed epochs in
  * (epoch, last position, tx id) order, keyset-paged, never skips one.
  */
-final class EpochSourceReader implements SourceReader {
+public final class EpochSourceReader implements SourceReader {
 
     private final Connection source;
     private final EpochSourceReaders database;
@@ -118,7 +116,7 @@ final class EpochSourceReader implements SourceReader {
     }
 
     @Override
-    public long lcrs(String txId, LogRows.LcrSink sink) throws SQLException, ApplyFailure {
+    public <X extends Exception> long lcrs(String txId, LogRows.LcrSink<X> sink) throws SQLException, RefusedLcr, X {
         return rows.stream(source, txId, sink);
     }
 

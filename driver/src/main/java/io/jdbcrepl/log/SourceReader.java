@@ -1,4 +1,4 @@
-package io.jdbcrepl.apply;
+package io.jdbcrepl.log;
 
 import java.sql.SQLException;
 
@@ -14,8 +14,8 @@ public interface SourceReader extends AutoCloseable {
      */
     Batch batch(Position from) throws SQLException;
 
-    /** Streams a transaction's LCRs in position order. */
-    long lcrs(String txId, LogRows.LcrSink sink) throws SQLException, ApplyFailure;
+    /** Streams a transaction's LCRs in position order; {@code X}: what the sink throws. */
+    <X extends Exception> long lcrs(String txId, LogRows.LcrSink<X> sink) throws SQLException, RefusedLcr, X;
 
     /** Streams a transaction's LCRs as stored, undecoded (for the error queue). */
     long storedLcrs(String txId, LogRows.StoredSink sink) throws SQLException;

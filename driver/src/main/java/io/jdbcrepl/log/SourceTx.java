@@ -1,4 +1,4 @@
-package io.jdbcrepl.apply;
+package io.jdbcrepl.log;
 
 /**
  * One committed source transaction as the reader found it: its id, the position of its last LCR,

@@ -1,4 +1,4 @@
-package io.jdbcrepl.apply;
+package io.jdbcrepl.log;
 
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.RowLcr;
@@ -43,7 +43,7 @@ public final class ReadAhead implements AutoCloseable {
     }
 
     /** Ends the workers (the driver shuts down); windows being read finish first, a second at most is waited for. */
-    static void shutdownReaders() {
+    public static void shutdownReaders() {
         ExecutorService old = readers;
         readers = newReaders();
         old.shutdown();

@@ -1,4 +1,4 @@
-package io.jdbcrepl.apply;
+package io.jdbcrepl.log;
 
 import io.jdbcrepl.intercept.SqlState;
 import java.sql.SQLException;
@@ -41,7 +41,7 @@ public final class Rewind {
      * not recorded one): older or missing means the source lost that write. Only an order that the
      * positions of one consumer always follow counts; anything else passes.
      */
-    static String checkSubscriber(Position written, Position found) {
+    public static String checkSubscriber(Position written, Position found) {
         if (written == null) return null;
         if (found == null) {
             return "its repl_subscriber has no row for this node, which wrote " + written.encode() + " there";
@@ -75,14 +75,14 @@ public final class Rewind {
     }
 
     /** What status and the log say: the source, what happened, the evidence. */
-    static String reason(String source, String evidence) {
+    public static String reason(String source, String evidence) {
         String r = source + " went back in time (restored from a backup, or a crash lost commits): " + evidence;
         return r.length() <= 4000 ? r : r.substring(0, 3997) + "...";
     }
 
     /** A reader found the source gone back in time: applying from it stops. */
     public static final class Detected extends SQLException {
-        final String evidence;
+        public final String evidence;
 
         public Detected(String evidence) {
             super("The source went back in time: " + evidence, SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());

@@ -1,4 +1,4 @@
-package io.jdbcrepl.node;
+package io.jdbcrepl.log;
 
 import org.junit.jupiter.api.Test;
 

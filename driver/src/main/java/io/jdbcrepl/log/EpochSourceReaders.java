@@ -1,8 +1,7 @@
-package io.jdbcrepl.apply;
+package io.jdbcrepl.log;
 
 import io.jdbcrepl.config.LogSignature;
 import io.jdbcrepl.dialect.Dialect;
-import io.jdbcrepl.log.ChangeLogSchema;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,4 +1,4 @@
-package io.jdbcrepl.apply;
+package io.jdbcrepl.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

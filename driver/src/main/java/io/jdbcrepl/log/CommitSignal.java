@@ -1,4 +1,4 @@
-package io.jdbcrepl.node;
+package io.jdbcrepl.log;
 
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -6,7 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * Tells waiters in this JVM that a node committed captured changes, so that an apply side reading
  * that node wakes at once instead of at its next poll (three embedded nodes in one JVM, or an
  * application and its peer's applier side by side). Across JVMs PostgreSQL's NOTIFY does the same
- * ({@link Notifier}); elsewhere the apply side polls. A signal is a hint: a spurious one
+ * ({@code node.Notifier}); elsewhere the apply side polls. A signal is a hint: a spurious one
  * costs one empty read, a missed one one poll interval.
  */
 public final class CommitSignal {

@@ -1,7 +1,6 @@
-package io.jdbcrepl.apply;
+package io.jdbcrepl.log;
 
 import io.jdbcrepl.dialect.Dialect;
-import io.jdbcrepl.log.ChangeLogSchema;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -42,7 +41,7 @@ public final class Subscribers {
             if (ps.executeUpdate() == 1) return dropped(source, name);
         }
         String insert = "INSERT INTO " + table + " (name, position, updated_at) VALUES (?, ?, " + schema.now() + ")";
-        try (PreparedStatement ps = source.prepareStatement(dialect.part(ApplySql.class).insertIfAbsent(insert, "name"))) {
+        try (PreparedStatement ps = source.prepareStatement(dialect.part(LogTableSql.class).insertIfAbsent(insert, "name"))) {
             ps.setString(1, name);
             ps.setString(2, at.encode());
             ps.executeUpdate();
