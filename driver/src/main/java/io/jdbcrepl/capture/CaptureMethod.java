@@ -23,9 +23,9 @@ public interface CaptureMethod {
     enum BulkLoad {
         /** None beyond INSERT … SELECT (H2's CSVREAD), which is captured as it is. */
         NONE,
-        /** {@code COPY t … FROM} ({@link io.jdbcrepl.capture.sql.CopyFrom}). */
+        /** {@code COPY t … FROM} ({@link io.jdbcrepl.sql.CopyFrom}). */
         COPY,
-        /** {@code LOAD DATA … INTO TABLE t} ({@link io.jdbcrepl.capture.sql.LoadData}). */
+        /** {@code LOAD DATA … INTO TABLE t} ({@link io.jdbcrepl.sql.LoadData}). */
         LOAD_DATA
     }
 

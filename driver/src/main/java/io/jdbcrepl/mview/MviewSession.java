@@ -1,12 +1,12 @@
 package io.jdbcrepl.mview;
 
 import io.jdbcrepl.capture.TableInfo;
-import io.jdbcrepl.capture.sql.Analysis;
+import io.jdbcrepl.sql.Analysis;
 import io.jdbcrepl.dialect.Dialect;
-import io.jdbcrepl.capture.sql.Dml;
-import io.jdbcrepl.capture.sql.Opaque;
-import io.jdbcrepl.capture.sql.SqlClassifier;
-import io.jdbcrepl.capture.sql.TableRef;
+import io.jdbcrepl.sql.Dml;
+import io.jdbcrepl.sql.Opaque;
+import io.jdbcrepl.sql.SqlClassifier;
+import io.jdbcrepl.sql.TableRef;
 import io.jdbcrepl.intercept.ConnectionInterceptor;
 import io.jdbcrepl.intercept.Execution;
 import io.jdbcrepl.intercept.PrepareRequest;

@@ -1,7 +1,7 @@
 package io.jdbcrepl.mview;
 
-import io.jdbcrepl.capture.sql.SqlToken;
-import io.jdbcrepl.capture.sql.SqlToken.Kind;
+import io.jdbcrepl.sql.SqlToken;
+import io.jdbcrepl.sql.SqlToken.Kind;
 import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.mview.MviewCommand.CreateLog;

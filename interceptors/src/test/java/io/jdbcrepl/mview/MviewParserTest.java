@@ -77,7 +77,7 @@ class MviewParserTest {
 
     /**
      * Strings, comments and quoted names inside our statements are read as the database reads them
-     * (the lexer of capture.sql): escaped quotes, dollar quotes, nested and dialect-only comments.
+     * (the lexer of io.jdbcrepl.sql): escaped quotes, dollar quotes, nested and dialect-only comments.
      */
     static Stream<Arguments> readAsTheDatabaseDoes() {
         Refresh itsC = new Refresh(List.of(new Name(null, "it's")), Method.COMPLETE);

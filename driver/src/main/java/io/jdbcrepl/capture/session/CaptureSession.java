@@ -6,15 +6,15 @@ import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.capture.locking.LockingPlanner;
 import io.jdbcrepl.capture.locking.LockingStatementCapture;
 import io.jdbcrepl.capture.locking.LockingTransaction;
-import io.jdbcrepl.capture.sql.Analysis;
-import io.jdbcrepl.capture.sql.CopyFrom;
-import io.jdbcrepl.capture.sql.Dml;
-import io.jdbcrepl.capture.sql.InsertSource;
-import io.jdbcrepl.capture.sql.LoadData;
-import io.jdbcrepl.capture.sql.NotDml;
-import io.jdbcrepl.capture.sql.Opaque;
-import io.jdbcrepl.capture.sql.SqlClassifier;
-import io.jdbcrepl.capture.sql.TableRef;
+import io.jdbcrepl.sql.Analysis;
+import io.jdbcrepl.sql.CopyFrom;
+import io.jdbcrepl.sql.Dml;
+import io.jdbcrepl.sql.InsertSource;
+import io.jdbcrepl.sql.LoadData;
+import io.jdbcrepl.sql.NotDml;
+import io.jdbcrepl.sql.Opaque;
+import io.jdbcrepl.sql.SqlClassifier;
+import io.jdbcrepl.sql.TableRef;
 import io.jdbcrepl.config.UnsupportedMode;
 import io.jdbcrepl.intercept.ConnectionInterceptor;
 import io.jdbcrepl.intercept.GeneratedKeys;
@@ -328,7 +328,7 @@ public final class CaptureSession implements ConnectionInterceptor {
         }
         if (width < 1 || width > table.columns().size()) return dml;
         return dml.withAssignedColumns(table.columns().subList(0, width).stream()
-                .map(c -> new io.jdbcrepl.capture.sql.ColumnRef(c.name(), true)).toList());
+                .map(c -> new io.jdbcrepl.sql.ColumnRef(c.name(), true)).toList());
     }
 
     private CaptureDecision opaque(Opaque opaque, String sql, String schema) throws SQLException {

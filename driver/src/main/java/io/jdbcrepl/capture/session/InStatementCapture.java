@@ -3,7 +3,7 @@ package io.jdbcrepl.capture.session;
 import io.jdbcrepl.capture.CaptureMethod;
 import io.jdbcrepl.capture.CaptureSettings;
 import io.jdbcrepl.capture.TableInfo;
-import io.jdbcrepl.capture.sql.Dml;
+import io.jdbcrepl.sql.Dml;
 import io.jdbcrepl.intercept.StatementInterceptor;
 import io.jdbcrepl.node.Node;
 

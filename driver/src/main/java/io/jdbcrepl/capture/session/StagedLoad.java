@@ -1,7 +1,7 @@
 package io.jdbcrepl.capture.session;
 
-import io.jdbcrepl.capture.sql.CopyFrom;
-import io.jdbcrepl.capture.sql.LoadData;
+import io.jdbcrepl.sql.CopyFrom;
+import io.jdbcrepl.sql.LoadData;
 import io.jdbcrepl.logging.DriverLog;
 
 import java.sql.Connection;

@@ -4,7 +4,7 @@ import io.jdbcrepl.capture.CaptureSettings;
 import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.capture.session.CaptureSession;
 import io.jdbcrepl.capture.session.InStatementCapture;
-import io.jdbcrepl.capture.sql.Dml;
+import io.jdbcrepl.sql.Dml;
 import io.jdbcrepl.config.LogSignature;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.intercept.StatementInterceptor;

@@ -3,7 +3,7 @@ package io.jdbcrepl.dialect.postgresql;
 import io.jdbcrepl.capture.ConcatenatedResultSet;
 import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.capture.session.CaptureSession;
-import io.jdbcrepl.capture.sql.Dml;
+import io.jdbcrepl.sql.Dml;
 import io.jdbcrepl.intercept.BoundParameter;
 import io.jdbcrepl.intercept.Execution;
 import io.jdbcrepl.intercept.GeneratedKeys;

@@ -3,7 +3,7 @@ package io.jdbcrepl.dialect.postgresql;
 import io.jdbcrepl.capture.session.CaptureSession;
 import io.jdbcrepl.capture.session.StagedLoad;
 import io.jdbcrepl.capture.session.UnwrapViews;
-import io.jdbcrepl.capture.sql.SqlClassifier;
+import io.jdbcrepl.sql.SqlClassifier;
 
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;

@@ -1,7 +1,7 @@
 package io.jdbcrepl.capture.locking;
 
 import io.jdbcrepl.dialect.Dialect;
-import io.jdbcrepl.capture.sql.SqlFragment;
+import io.jdbcrepl.sql.SqlFragment;
 
 import java.util.HashSet;
 import java.util.List;

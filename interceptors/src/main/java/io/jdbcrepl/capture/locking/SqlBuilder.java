@@ -1,6 +1,6 @@
 package io.jdbcrepl.capture.locking;
 
-import io.jdbcrepl.capture.sql.SqlFragment;
+import io.jdbcrepl.sql.SqlFragment;
 
 import java.util.ArrayList;
 import java.util.List;

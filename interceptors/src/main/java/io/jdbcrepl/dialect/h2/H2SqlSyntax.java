@@ -1,6 +1,6 @@
 package io.jdbcrepl.dialect.h2;
 
-import io.jdbcrepl.capture.sql.SqlSyntax;
+import io.jdbcrepl.sql.SqlSyntax;
 
 /** H2's strings, comments and statement forms, as capture reads them. */
 final class H2SqlSyntax implements SqlSyntax {

@@ -1,6 +1,6 @@
 package io.jdbcrepl.dialect.mysql;
 
-import io.jdbcrepl.capture.sql.SqlSyntax;
+import io.jdbcrepl.sql.SqlSyntax;
 
 /** MySQL's (and MariaDB's) strings, comments and statement forms, as capture reads them. */
 final class MySqlSyntax implements SqlSyntax {

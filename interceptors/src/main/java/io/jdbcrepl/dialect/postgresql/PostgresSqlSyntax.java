@@ -1,6 +1,6 @@
 package io.jdbcrepl.dialect.postgresql;
 
-import io.jdbcrepl.capture.sql.SqlSyntax;
+import io.jdbcrepl.sql.SqlSyntax;
 
 /** PostgreSQL's strings, comments and statement forms, as capture reads them. */
 final class PostgresSqlSyntax implements SqlSyntax {

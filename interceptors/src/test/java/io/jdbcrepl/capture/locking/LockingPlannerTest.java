@@ -5,8 +5,8 @@ import io.jdbcrepl.capture.CaptureSettings;
 import io.jdbcrepl.capture.ColumnInfo;
 import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.dialect.Dialect;
-import io.jdbcrepl.capture.sql.Dml;
-import io.jdbcrepl.capture.sql.SqlClassifier;
+import io.jdbcrepl.sql.Dml;
+import io.jdbcrepl.sql.SqlClassifier;
 import io.jdbcrepl.lcr.ValueType;
 import org.junit.jupiter.api.Test;
 

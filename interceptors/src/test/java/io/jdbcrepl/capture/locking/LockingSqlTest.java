@@ -1,6 +1,6 @@
 package io.jdbcrepl.capture.locking;
 
-import io.jdbcrepl.capture.sql.SqlSyntax;
+import io.jdbcrepl.sql.SqlSyntax;
 import io.jdbcrepl.dialect.Dialect;
 import org.junit.jupiter.api.Test;
 

@@ -3,12 +3,12 @@ package io.jdbcrepl.dialect.postgresql;
 import io.jdbcrepl.capture.CaptureSettings;
 import io.jdbcrepl.capture.ColumnInfo;
 import io.jdbcrepl.capture.TableInfo;
-import io.jdbcrepl.capture.sql.Analysis;
-import io.jdbcrepl.capture.sql.ColumnRef;
+import io.jdbcrepl.sql.Analysis;
+import io.jdbcrepl.sql.ColumnRef;
 import io.jdbcrepl.dialect.Dialect;
-import io.jdbcrepl.capture.sql.Dml;
-import io.jdbcrepl.capture.sql.Opaque;
-import io.jdbcrepl.capture.sql.SqlClassifier;
+import io.jdbcrepl.sql.Dml;
+import io.jdbcrepl.sql.Opaque;
+import io.jdbcrepl.sql.SqlClassifier;
 import io.jdbcrepl.lcr.ValueType;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,0 @@
-package io.jdbcrepl.capture.sql;
-
-/** A query, DDL (except TRUNCATE) or session statement: it changes no table rows; pass it through. */
-public record NotDml() implements Analysis {
-
-    static final NotDml INSTANCE = new NotDml();
-}

@@ -1,0 +1,10 @@
+package io.jdbcrepl.sql;
+
+/**
+ * A relation of an {@code UPDATE … FROM} or {@code DELETE … USING} list.
+ *
+ * @param name  what the statement calls it: its alias, else its table name, as written
+ * @param table a table or view (its rows have a named row type), not a subquery or VALUES list
+ */
+public record FromRelation(String name, boolean table) {
+}

@@ -1,0 +1,38 @@
+package io.jdbcrepl.sql;
+
+import io.jdbcrepl.dialect.Dialect;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Shortcuts for the analysis tests. */
+final class Analyses {
+
+    private Analyses() {
+    }
+
+    static Dml dml(String sql, Dialect dialect) {
+        Analysis a = SqlClassifier.analyze(sql, dialect);
+        assertThat(a).as("%s on %s", sql, dialect).isInstanceOf(Dml.class);
+        return (Dml) a;
+    }
+
+    static Opaque opaque(String sql, Dialect dialect) {
+        Analysis a = SqlClassifier.analyze(sql, dialect);
+        assertThat(a).as("%s on %s", sql, dialect).isInstanceOf(Opaque.class);
+        return (Opaque) a;
+    }
+
+    static SqlFragment fragment(String text, Integer... parameters) {
+        return new SqlFragment(text, List.of(parameters));
+    }
+
+    static ColumnRef column(String name) {
+        return new ColumnRef(name, false);
+    }
+
+    static ColumnRef quoted(String name) {
+        return new ColumnRef(name, true);
+    }
+}
