@@ -77,7 +77,9 @@ public interface ApplySql {
      * Text of a stored LCR, changed so that this database can hold it in the error queue rather
      * than refuse the entry ({@code json}: for a JSON column); as it is where it can.
      */
-    String storable(String text, boolean json);
+    default String storable(String text, boolean json) {
+        return text;
+    }
 
     /**
      * Sets the vendor driver's connect and socket timeouts for a connection to a peer, unless the

@@ -10,7 +10,9 @@ public interface DemoDatabase {
     String timestampType();
 
     /** What follows a table's column list in {@code CREATE TABLE}: "" or options (a transactional engine). */
-    String tableOptions();
+    default String tableOptions() {
+        return "";
+    }
 
     /** The database's name in the demo's summary ({@code PostgreSQL}). */
     String label();

@@ -35,13 +35,17 @@ public interface LogTableSql {
     String signatureType();
 
     /** What follows the column list of each {@code CREATE TABLE} (MySQL: the engine and character set), or "". */
-    String tableOptions();
+    default String tableOptions() {
+        return "";
+    }
 
     /** The change log's statements: {@code repl_log}, and where the log has epochs {@code repl_tx} and {@code repl_epoch} with its one row. */
     List<String> changeLog(ChangeLogSchema tables);
 
     /** The apply side's tables beyond those all databases have (H2: {@code repl_apply_lock}, the row an applier holds locked). */
-    List<String> applySideTables(ChangeLogSchema tables);
+    default List<String> applySideTables(ChangeLogSchema tables) {
+        return List.of();
+    }
 
     /** Inserts or updates {@code repl_version}'s one row (id 1) to the version bound as the one parameter. */
     String upsertVersion(String table);
@@ -51,16 +55,22 @@ public interface LogTableSql {
      * or on MySQL, where a schema is a database, {@code <current database>_name}, null when the
      * connection has no current database.
      */
-    String defaultSchema(Connection connection, String name) throws SQLException;
+    default String defaultSchema(Connection connection, String name) throws SQLException {
+        return name;
+    }
 
     /** Selects a row when the schema bound as the one parameter exists. */
     String schemaExists();
 
     /** Creates the schema when missing. */
-    String createSchema(String schema);
+    default String createSchema(String schema) {
+        return "CREATE SCHEMA IF NOT EXISTS \"" + schema.replace("\"", "\"\"") + "\"";
+    }
 
     /** A statement that makes concurrent installs of {@code schema} wait for each other (in a transaction), when they would collide. */
-    Optional<String> installLock(String schema);
+    default Optional<String> installLock(String schema) {
+        return Optional.empty();
+    }
 
     /**
      * {@code insert}, an {@code INSERT ... VALUES}, made to do nothing when a row with the same

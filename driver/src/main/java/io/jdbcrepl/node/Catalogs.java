@@ -16,11 +16,6 @@ public interface Catalogs {
     /** The connection's current schema (MySQL and MariaDB: the current database). */
     String currentSchema(Connection connection) throws SQLException;
 
-    /**
-     * Whether JDBC's metadata calls a schema a catalog (MySQL and MariaDB, whose databases are
-     * {@code TABLE_CAT} and {@code getCatalogs()}), not a schema ({@code TABLE_SCHEM}, {@code getSchemas()}).
-     */
-    boolean schemasAreCatalogs();
 
     /**
      * The table's primary key, unique and exclusion constraints by name, each with its columns in

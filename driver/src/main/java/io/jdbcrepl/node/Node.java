@@ -380,7 +380,7 @@ public final class Node {
     public List<String> keylessTables(Connection raw) throws SQLException {
         String current = TableCatalog.currentSchema(raw, dialect);
         List<String[]> candidates = new ArrayList<>();
-        boolean catalogs = dialect.part(Catalogs.class).schemasAreCatalogs();
+        boolean catalogs = dialect.schemasAreCatalogs();
         String catalog = catalogs ? current : null;
         try (java.sql.ResultSet rs = raw.getMetaData().getTables(catalog, null, "%", new String[] {"TABLE"})) {
             while (rs.next()) {

@@ -38,8 +38,8 @@ public final class TableCatalog {
         String escape = md.getSearchStringEscape();
         String tablePattern = escapePattern(table, escape);
         // MySQL and MariaDB call a schema a catalog in JDBC.
-        String catalog = catalogs.schemasAreCatalogs() ? schema : null;
-        String schemaPattern = catalogs.schemasAreCatalogs() ? null : escapePattern(schema, escape);
+        String catalog = dialect.schemasAreCatalogs() ? schema : null;
+        String schemaPattern = dialect.schemasAreCatalogs() ? null : escapePattern(schema, escape);
 
         List<ColumnInfo> columns = new ArrayList<>();
         try (ResultSet rs = md.getColumns(catalog, schemaPattern, tablePattern, null)) {
@@ -61,7 +61,7 @@ public final class TableCatalog {
         List<String> key = keyOverride;
         if (key == null || key.isEmpty()) {
             TreeMap<Integer, String> pk = new TreeMap<>();
-            try (ResultSet rs = md.getPrimaryKeys(catalog, catalogs.schemasAreCatalogs() ? null : schema, table)) {
+            try (ResultSet rs = md.getPrimaryKeys(catalog, dialect.schemasAreCatalogs() ? null : schema, table)) {
                 while (rs.next()) pk.put(rs.getInt("KEY_SEQ"), rs.getString("COLUMN_NAME"));
             }
             key = new ArrayList<>(pk.values());

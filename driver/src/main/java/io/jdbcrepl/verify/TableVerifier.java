@@ -5,7 +5,6 @@ import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.ValueType;
-import io.jdbcrepl.node.Catalogs;
 import io.jdbcrepl.node.TableCatalog;
 import io.jdbcrepl.verify.CanonicalValue.KeyPart;
 
@@ -237,7 +236,7 @@ public final class TableVerifier {
         String folded = side.dialect().fold(given);
         if (!out.contains(folded)) out.add(folded);
         DatabaseMetaData md = side.connection().getMetaData();
-        boolean catalogs = side.dialect().part(Catalogs.class).schemasAreCatalogs();
+        boolean catalogs = side.dialect().schemasAreCatalogs();
         try (ResultSet rs = schema ? (catalogs ? md.getCatalogs() : md.getSchemas())
                 : md.getTables(null, null, null, new String[] {"TABLE"})) {
             String column = schema ? (catalogs ? "TABLE_CAT" : "TABLE_SCHEM") : "TABLE_NAME";

@@ -27,7 +27,7 @@ class NodePartsTest {
     @Test
     void onlyMySqlAndMariaDbCallASchemaACatalog() {
         for (Dialect d : Dialect.all()) {
-            assertThat(d.part(Catalogs.class).schemasAreCatalogs()).as(d.name())
+            assertThat(d.schemasAreCatalogs()).as(d.name())
                     .isEqualTo(d.name().equals("mysql") || d.name().equals("mariadb"));
         }
     }

@@ -65,6 +65,10 @@ public abstract class Dialect {
     /** The dialect of a JDBC URL; refused (naming the subprotocol) for a database the driver does not capture on. */
     public static Dialect forUrl(String jdbcUrl) throws SQLException {
         String subprotocol = subprotocol(jdbcUrl);
+        if (ALL.isEmpty()) {
+            throw SqlState.SYSTEM_ERROR.exception("this copy of jdbc:repl knows no database: META-INF/services/"
+                + Dialect.class.getName() + " is missing (a jar repackaged without its service files?)");
+        }
         return ofSubprotocol(subprotocol).orElseThrow(() -> SqlState.REFUSED.exception("jdbc:repl captures and applies on "
                 + String.join(", ", ALL.stream().flatMap(d -> d.subprotocols().stream()).toList()) + ", not on '"
                 + subprotocol + "' (of a URL starting jdbc:" + subprotocol + ":)"));
@@ -135,7 +139,8 @@ public abstract class Dialect {
                 }
             }
         }
-        throw new IllegalStateException("the " + name() + " dialect has no " + part.getName());
+        throw new IllegalStateException("the " + name() + " dialect has no " + part.getName() + " (is the jar repackaged"
+                + " without its META-INF/services/" + DialectParts.class.getName() + "?)");
     }
 
     @Override

@@ -79,11 +79,6 @@ final class H2ApplySql implements ApplySql {
     public void instantsInUtc(Connection local) {
     }
 
-    @Override
-    public String storable(String text, boolean json) {
-        return text;
-    }
-
     /** H2 has no such settings: an embedded database cannot be partitioned away. */
     @Override
     public void peerTimeouts(Duration timeout, Properties p) {

@@ -18,11 +18,6 @@ final class H2Catalogs implements Catalogs {
         return connection.getSchema();
     }
 
-    @Override
-    public boolean schemasAreCatalogs() {
-        return false;
-    }
-
     /** Not asked: the apply side does not name constraints here. */
     @Override
     public Map<String, List<String>> constraints(Connection connection, String schema, String table) {

@@ -11,11 +11,6 @@ final class H2DemoDatabase implements DemoDatabase {
     }
 
     @Override
-    public String tableOptions() {
-        return "";
-    }
-
-    @Override
     public String label() {
         return "H2";
     }

@@ -3,9 +3,7 @@ package io.jdbcrepl.dialect.h2;
 import io.jdbcrepl.log.ChangeLogSchema;
 import io.jdbcrepl.log.LogTableSql;
 
-import java.sql.Connection;
 import java.util.List;
-import java.util.Optional;
 
 /** H2's driver tables: upper-case names, JSON as a CLOB, the log read by epochs. */
 final class H2LogTableSql implements LogTableSql {
@@ -38,11 +36,6 @@ final class H2LogTableSql implements LogTableSql {
     @Override
     public String signatureType() {
         return "VARBINARY(32)";
-    }
-
-    @Override
-    public String tableOptions() {
-        return "";
     }
 
     /** {@code repl_log}, with the epochs of {@code repl_tx} and {@code repl_epoch} (see {@code TableDefinitions}). */
@@ -90,23 +83,8 @@ final class H2LogTableSql implements LogTableSql {
     }
 
     @Override
-    public String defaultSchema(Connection connection, String name) {
-        return name;
-    }
-
-    @Override
     public String schemaExists() {
         return "SELECT 1 FROM INFORMATION_SCHEMA.SCHEMATA WHERE SCHEMA_NAME = ?";
-    }
-
-    @Override
-    public String createSchema(String schema) {
-        return "CREATE SCHEMA IF NOT EXISTS \"" + schema.replace("\"", "\"\"") + "\"";
-    }
-
-    @Override
-    public Optional<String> installLock(String schema) {
-        return Optional.empty();
     }
 
     /** H2's INSERT has no such form: a concurrent insert of the same key fails it. */

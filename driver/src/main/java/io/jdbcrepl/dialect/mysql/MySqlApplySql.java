@@ -102,11 +102,6 @@ final class MySqlApplySql implements ApplySql {
         }
     }
 
-    @Override
-    public String storable(String text, boolean json) {
-        return text;
-    }
-
     /** The MySQL-family connectors' timeouts are in milliseconds. */
     @Override
     public void peerTimeouts(Duration timeout, Properties p) {

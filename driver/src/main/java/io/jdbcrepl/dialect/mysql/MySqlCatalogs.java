@@ -21,11 +21,6 @@ final class MySqlCatalogs implements Catalogs {
         }
     }
 
-    @Override
-    public boolean schemasAreCatalogs() {
-        return true;
-    }
-
     /** Not asked: the apply side does not name constraints here. */
     @Override
     public Map<String, List<String>> constraints(Connection connection, String schema, String table) {

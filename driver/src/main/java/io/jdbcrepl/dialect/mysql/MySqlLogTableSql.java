@@ -8,7 +8,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
-import java.util.Optional;
 
 /** MySQL's and MariaDB's driver tables: InnoDB and utf8mb4, JSON as text, the log read by epochs; a schema is a database. */
 final class MySqlLogTableSql implements LogTableSql {
@@ -82,11 +81,6 @@ final class MySqlLogTableSql implements LogTableSql {
     }
 
     @Override
-    public List<String> applySideTables(ChangeLogSchema tables) {
-        return List.of();
-    }
-
-    @Override
     public String upsertVersion(String table) {
         return "INSERT INTO " + table + " (id, version) VALUES (1, ?) ON DUPLICATE KEY UPDATE version = VALUES(version)";
     }
@@ -110,11 +104,6 @@ final class MySqlLogTableSql implements LogTableSql {
     @Override
     public String createSchema(String schema) {
         return "CREATE DATABASE IF NOT EXISTS `" + schema.replace("`", "``") + "` CHARACTER SET utf8mb4";
-    }
-
-    @Override
-    public Optional<String> installLock(String schema) {
-        return Optional.empty();
     }
 
     @Override

@@ -21,11 +21,6 @@ final class PostgresCatalogs implements Catalogs {
         return connection.getSchema();
     }
 
-    @Override
-    public boolean schemasAreCatalogs() {
-        return false;
-    }
-
     /** For {@code ON CONFLICT ON CONSTRAINT}. */
     @Override
     public Map<String, List<String>> constraints(Connection connection, String schema, String table) throws SQLException {

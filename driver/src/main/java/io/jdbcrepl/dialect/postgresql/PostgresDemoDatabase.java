@@ -11,11 +11,6 @@ final class PostgresDemoDatabase implements DemoDatabase {
     }
 
     @Override
-    public String tableOptions() {
-        return "";
-    }
-
-    @Override
     public String label() {
         return "PostgreSQL";
     }

@@ -3,7 +3,6 @@ package io.jdbcrepl.dialect.postgresql;
 import io.jdbcrepl.log.ChangeLogSchema;
 import io.jdbcrepl.log.LogTableSql;
 
-import java.sql.Connection;
 import java.util.List;
 import java.util.Optional;
 
@@ -40,11 +39,6 @@ final class PostgresLogTableSql implements LogTableSql {
         return "bytea";
     }
 
-    @Override
-    public String tableOptions() {
-        return "";
-    }
-
     /**
      * {@code repl_log} keyed by (transaction id, position): the apply side reads it in batches bounded
      * by transaction snapshots (PgQ's technique), which needs the range scan by transaction id.
@@ -71,28 +65,13 @@ final class PostgresLogTableSql implements LogTableSql {
     }
 
     @Override
-    public List<String> applySideTables(ChangeLogSchema tables) {
-        return List.of();
-    }
-
-    @Override
     public String upsertVersion(String table) {
         return "INSERT INTO " + table + " (id, version) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version";
     }
 
     @Override
-    public String defaultSchema(Connection connection, String name) {
-        return name;
-    }
-
-    @Override
     public String schemaExists() {
         return "SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = ?";
-    }
-
-    @Override
-    public String createSchema(String schema) {
-        return "CREATE SCHEMA IF NOT EXISTS \"" + schema.replace("\"", "\"\"") + "\"";
     }
 
     /** Concurrent CREATE ... IF NOT EXISTS can still collide on PostgreSQL's catalogs. */
