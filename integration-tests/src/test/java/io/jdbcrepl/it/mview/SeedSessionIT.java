@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The session of {@code seeds/002_348c1cde9512c045.txt}, statement by statement, through a
- * pass-through {@code jdbc:repl:} connection. Deviations, as the README says: {@code t_rowid} has a
+ * pass-through {@code jdbc:repl:} connection. Deviations, as docs/materialized-views.md says: {@code t_rowid} has a
  * primary key (the driver's ROWID is the primary key: no database here has a stable row
  * identifier), {@code t_oid} is an ordinary table (there are no object types) whose {@code WITH
  * OBJECT ID} log is refused, and {@code NUMBER}/{@code VARCHAR2} are {@code INT}/{@code VARCHAR}.
