@@ -47,14 +47,14 @@ final class ProgressStore {
     static Position ofKind(Position stored, Position initial, String node, String source) throws SQLException {
         if (stored.getClass() == initial.getClass()) return stored;
         throw SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception("repl_progress at " + node + " holds "
-                + stored.encode() + " for peer " + source + ", a position of a " + kind(stored) + " source, but "
-                + source + " is now a " + kind(initial) + " source (its database was replaced by one of another kind):"
+                + stored.encode() + " for peer " + source + ", the position of " + kind(stored) + " source, but "
+                + source + " is now " + kind(initial) + " source (its database was replaced by one of another kind):"
                 + " copy the replicated tables again, then delete the row of " + source + " in " + node
                 + "'s repl_progress");
     }
 
     private static String kind(Position p) {
-        return p instanceof Position.Snapshot ? "snapshot (PostgreSQL)" : "epoch (MariaDB/MySQL, H2)";
+        return p instanceof Position.Snapshot ? "a snapshot (PostgreSQL)" : "an epoch (MariaDB/MySQL, H2)";
     }
 
     /** {@code rewound}: why applying from {@code source} stopped for good, or null. */
