@@ -173,7 +173,10 @@ final class DemoCluster implements AutoCloseable {
     /** A plain connection to node i's database, past the driver (what the peers and the checks use). */
     Connection openRaw(int i) throws SQLException {
         DemoNode node = nodes.get(i);
-        return DriverManager.getConnection(node.rawUrl(), node.credentials());
+        // a copy: a vendor driver may add to the Properties it is given (MariaDB: the URL's user)
+        Properties credentials = new Properties();
+        credentials.putAll(node.credentials());
+        return DriverManager.getConnection(node.rawUrl(), credentials);
     }
 
     /** Node i's reporting connection (auto-commit, one thread: the demo's own); closed with the cluster. */
