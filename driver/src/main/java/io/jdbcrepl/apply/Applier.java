@@ -259,11 +259,7 @@ final class Applier implements Runnable {
             Subscribers sourceSubscribers = new Subscribers(sourceDialect,
                     new io.jdbcrepl.log.ChangeLogSchema(sourceDialect, source.logSchema()));
             Position initial = sourceDialect.part(SourceReaders.class).initial();
-            Position at = progress.load(l, peer.name(), initial);
-            if (at.getClass() != initial.getClass()) {
-                throw SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception("repl_progress holds " + at.encode() + " for " + peer.name()
-                        + ", which is not a position of a " + sourceDialect + " source");
-            }
+            Position at = ProgressStore.ofKind(progress.load(l, peer.name(), initial), initial, node.name(), peer.name());
             applied = at;
             if (sourceRewound(l, r, sourceSubscribers, at)) return;
             TableMap tables = new TableMap(l, node.dialect(), node.config(), source.homeSchema(), node.homeSchema());

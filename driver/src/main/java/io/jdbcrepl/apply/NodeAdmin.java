@@ -56,7 +56,9 @@ public final class NodeAdmin implements ReplAdmin {
         try (Node.Lease waiting = node.lease(); Connection local = local()) {
             for (String name : node.config().peers()) {
                 PeerConfig peer = node.config().peer(name);
-                try (SourceReader reader = reader(peer)) {
+                try (Peers.Source source = Peers.connect(peer, 1, node)) {
+                    SourceReader reader = source.reader();
+                    Position initial = source.dialect().part(SourceReaders.class).initial();
                     String mark = reader.mark();
                     while (true) {
                         Optional<Position> at = progress.read(local, peer.name());
@@ -67,7 +69,8 @@ public final class NodeAdmin implements ReplAdmin {
                                     "Applying from peer " + peer.name() + " at " + node.name()
                                     + " has stopped: " + rewound);
                         }
-                        if (at.isPresent() && reader.consumed(mark, at.get())) break;
+                        if (at.isPresent() && reader.consumed(mark,
+                                ProgressStore.ofKind(at.get(), initial, node.name(), peer.name()))) break;
                         if (System.nanoTime() > deadline) {
                             throw new SQLTimeoutException("Waited " + timeout + " for the changes of peer " + peer.name()
                                     + " to be applied at " + node.name() + "; applied so far: "
@@ -83,10 +86,6 @@ public final class NodeAdmin implements ReplAdmin {
                 }
             }
         }
-    }
-
-    private SourceReader reader(PeerConfig peer) throws SQLException {
-        return Peers.connect(peer, 1, node).reader();
     }
 
     @Override
@@ -115,7 +114,8 @@ public final class NodeAdmin implements ReplAdmin {
                 String denied = null;
                 try (Peers.Source source = Peers.connect(peer, 1, node)) {
                     SourceReader reader = source.reader();
-                    lag = reader.lag(at.orElse(source.dialect().part(SourceReaders.class).initial()));
+                    Position initial = source.dialect().part(SourceReaders.class).initial();
+                    lag = reader.lag(at.isPresent() ? ProgressStore.ofKind(at.get(), initial, node.name(), peer.name()) : initial);
                     try {
                         reader.checkSubscribe(new Subscribers(source.dialect(),
                                 new io.jdbcrepl.log.ChangeLogSchema(source.dialect(), source.logSchema())));

@@ -38,6 +38,25 @@ final class ProgressStore {
         }
     }
 
+    /**
+     * {@code stored} when it is a position of the kind the source's reader takes ({@code initial}'s);
+     * else 55000 naming both nodes and what was found. A source's database replaced by one of another
+     * kind under the same peer name leaves such a row: which of its changes this node has already
+     * was known only of the old database, so no position is safe to guess.
+     */
+    static Position ofKind(Position stored, Position initial, String node, String source) throws SQLException {
+        if (stored.getClass() == initial.getClass()) return stored;
+        throw SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception("repl_progress at " + node + " holds "
+                + stored.encode() + " for peer " + source + ", the position of " + kind(stored) + " source, but "
+                + source + " is now " + kind(initial) + " source (its database was replaced by one of another kind):"
+                + " copy the replicated tables again, then delete the row of " + source + " in " + node
+                + "'s repl_progress");
+    }
+
+    private static String kind(Position p) {
+        return p instanceof Position.Snapshot ? "a snapshot (PostgreSQL)" : "an epoch (MariaDB/MySQL, H2)";
+    }
+
     /** {@code rewound}: why applying from {@code source} stopped for good, or null. */
     String rewound(Connection local, String source) throws SQLException {
         return column(local, source, "rewound");

@@ -23,7 +23,10 @@ final class Commands {
                     replication lag and a comparison of every table across the nodes.
                     Exit code 0 only when the nodes converged as their handlers promise.
                     With --url (once per node) it runs on those databases instead: it drops and
-                    creates its demo_* tables there, so give it databases made for it.""",
+                    creates its demo_* tables there and empties the driver's tables (its log,
+                    progress, subscribers, error queue and conflicts), so give it databases made
+                    for it; it can run on them again, also after a demo of other databases. It
+                    ends with the status and errors list commands that show node n1.""",
                     List.of(Option.value("--nodes", "n", "how many embedded nodes, 2 to 9 (default 3)"),
                             Option.value("--seconds", "s", "how long the writers run, 1 to 3600 (default 10)"),
                             Option.value("--url", "jdbc:repl:url",

@@ -29,9 +29,11 @@ public final class Demo {
      * @param seconds how long the writers run
      * @param urls    {@code jdbc:repl:} URLs of the databases to use instead of embedded H2, one per node
      * @param live    rewrite one progress line in place (a terminal) rather than print one per second
+     * @param program how the command line is started ({@code java -jar …/jdbc-repl-driver-1.0.jar}), for
+     *                the commands the demo prints at its end
      */
     public record Options(int nodes, int seconds, List<String> urls, String user, String password, boolean json,
-            boolean live) {
+            boolean live, String program) {
     }
 
     /** How fast each node's application writes, and with how many threads. */
@@ -62,8 +64,17 @@ public final class Demo {
 
     private int run() throws SQLException, InterruptedException {
         int n = cluster.size();
-        say("jdbc:repl demo: " + n + " nodes (" + cluster.describe(0) + "), each applying the others' changes;"
-                + " writers on every node collide on purpose for " + options.seconds() + " s.");
+        if (cluster.embedded()) {
+            say("jdbc:repl demo: " + n + " nodes (" + cluster.describe(0) + "), each applying the others' changes;"
+                    + " writers on every node collide on purpose for " + options.seconds() + " s.");
+        } else {
+            say("jdbc:repl demo: " + n + " nodes, each applying the others' changes; writers on every node collide"
+                    + " on purpose for " + options.seconds() + " s:");
+            for (int i = 0; i < n; i++) {
+                say("  " + cluster.node(i).name() + " " + cluster.describe(i) + " (" + cluster.shownUrl(i) + ")");
+            }
+            say("The demo_* tables and the driver's state (its repl_* tables) on these databases start afresh.");
+        }
         say("");
         cluster.createTables();
         for (int i = 0; i < n; i++) cluster.open(i).close(); // installs the driver's tables, as an application's first connection does
@@ -295,8 +306,41 @@ public final class Demo {
             say("NOT CONVERGED:");
             for (String problem : problems) say("  - " + problem);
         }
+        inspect(json);
         if (!text) out.println(Json.write(json));
         return converged ? 0 : 1;
+    }
+
+    /**
+     * The command lines that show node n1 afterwards: its peers and apply progress, its error queue.
+     * Embedded databases are gone when the demo ends, so only nodes named with --url get them.
+     */
+    private void inspect(Map<String, Object> json) {
+        say("");
+        if (cluster.embedded()) {
+            say("The nodes' in-memory databases end with the demo. To look at a node afterwards with the status and"
+                    + " 'errors list' commands, run the demo on databases of your own with --url, once per node.");
+            return;
+        }
+        String url = shellQuote(cluster.inspectUrl(0));
+        String status = options.program() + " status --url " + url + credentials();
+        String errors = options.program() + " errors list --url " + url + credentials();
+        say("Look at node " + cluster.node(0).name() + " afterwards, its peers and apply progress, then its error queue:");
+        say("  " + status);
+        say("  " + errors);
+        if (status.contains("****")) say("  (put the password in place of ****)");
+        json.put("commands", Map.of("status", status, "errorsList", errors));
+    }
+
+    /** The --user and --password the demo was given; the password never printed. */
+    private String credentials() {
+        return (options.user() == null ? "" : " --user " + shellQuote(options.user()))
+                + (options.password() == null ? "" : " --password '****'");
+    }
+
+    /** A single-quoted POSIX shell word. */
+    static String shellQuote(String word) {
+        return "'" + word.replace("'", "'\\''") + "'";
     }
 
     private static String handlerLegend() {

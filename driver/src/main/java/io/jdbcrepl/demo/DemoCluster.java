@@ -7,7 +7,12 @@ import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.log.ChangeLogSchema;
 import io.jdbcrepl.log.DriverSchema;
 
+import io.jdbcrepl.config.ReplUrl;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -75,11 +80,14 @@ final class DemoCluster implements AutoCloseable {
     private final boolean embedded;
     /** Per node, the plain connection the report reads by (the progress line reads every second); opened on first use. */
     private final Connection[] readers;
+    /** Per node, its database's product and version, once read. */
+    private final String[] products;
 
     private DemoCluster(List<DemoNode> nodes, boolean embedded) {
         this.nodes = nodes;
         this.embedded = embedded;
         this.readers = new Connection[nodes.size()];
+        this.products = new String[nodes.size()];
     }
 
     /** {@code count} in-memory H2 databases, named apart per run so that runs in one JVM never meet. */
@@ -165,7 +173,10 @@ final class DemoCluster implements AutoCloseable {
     /** A plain connection to node i's database, past the driver (what the peers and the checks use). */
     Connection openRaw(int i) throws SQLException {
         DemoNode node = nodes.get(i);
-        return DriverManager.getConnection(node.rawUrl(), node.credentials());
+        // a copy: a vendor driver may add to the Properties it is given (MariaDB: the URL's user)
+        Properties credentials = new Properties();
+        credentials.putAll(node.credentials());
+        return DriverManager.getConnection(node.rawUrl(), credentials);
     }
 
     /** Node i's reporting connection (auto-commit, one thread: the demo's own); closed with the cluster. */
@@ -188,11 +199,27 @@ final class DemoCluster implements AutoCloseable {
         }
     }
 
-    /** Drops and creates the demo's tables with the same first rows on every node, past the driver. */
+    /**
+     * The driver's tables that hold a node's replication state: its log, what it applied from each
+     * peer, its subscribers, error queue and conflict history. An earlier run, with other peers or
+     * peers of another database, left rows there that this run's nodes would misread.
+     */
+    static final List<String> DRIVER_STATE = List.of("repl_log", "repl_tx", "repl_progress", "repl_subscriber",
+            "repl_error_lcr", "repl_error", "repl_conflict", "repl_apply_lock");
+
+    /**
+     * Drops and creates the demo's tables with the same first rows on every node, and empties the
+     * driver's state tables that exist there ({@link #DRIVER_STATE}), past the driver: every run
+     * starts from the same state, whatever ran on these databases before.
+     */
     void createTables() throws SQLException {
         for (int i = 0; i < nodes.size(); i++) {
             Dialect dialect = nodes.get(i).dialect();
             try (Connection c = openRaw(i); Statement s = c.createStatement()) {
+                for (String table : DRIVER_STATE) {
+                    String qualified = driverTable(i, table);
+                    if (exists(c, qualified)) s.execute("DELETE FROM " + qualified);
+                }
                 for (String table : TABLES) s.execute("DROP TABLE IF EXISTS " + table);
                 for (String ddl : ddl(dialect)) s.execute(ddl);
                 for (String row : firstRows()) s.execute(row);
@@ -202,6 +229,17 @@ final class DemoCluster implements AutoCloseable {
                 }
                 if (!c.getAutoCommit()) c.commit();
             }
+        }
+    }
+
+    /** Whether the table can be read; a failed probe leaves nothing to roll back (auto-commit). */
+    private static boolean exists(Connection c, String table) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.executeQuery("SELECT 1 FROM " + table + " WHERE 1 = 0").close();
+            return true;
+        } catch (SQLException missing) {
+            if (!c.getAutoCommit()) c.rollback();
+            return false;
         }
     }
 
@@ -261,10 +299,54 @@ final class DemoCluster implements AutoCloseable {
         }
     }
 
-    /** "n1 (H2, in memory)" or "n1 (PostgreSQL)" for the summary. */
+    /** "H2, in memory" or the database's product and version ("PostgreSQL 15.4") for the summary. */
     String describe(int i) {
         DemoNode node = nodes.get(i);
-        return node.dialect().part(DemoDatabase.class).label() + (embedded ? ", in memory" : "");
+        if (embedded) return node.dialect().part(DemoDatabase.class).label() + ", in memory";
+        if (products[i] == null) {
+            try {
+                DatabaseMetaData md = reader(i).getMetaData();
+                // "10.11.6-MariaDB-1:10.11.6+maria~deb12", "15.4 (Debian 15.4-1)": the number is enough
+                products[i] = md.getDatabaseProductName() + " " + md.getDatabaseProductVersion().split("[ -]", 2)[0];
+            } catch (SQLException e) {
+                return node.dialect().part(DemoDatabase.class).label();
+            }
+        }
+        return products[i];
+    }
+
+    /** Node i's database URL as the header shows it: without the repl.* keys, passwords masked. */
+    String shownUrl(int i) {
+        return ReplUrl.mask(nodes.get(i).rawUrl());
+    }
+
+    /**
+     * Node i's {@code jdbc:repl:} URL with the settings the CLI's {@code status} and {@code errors}
+     * need in its query string (node name, peers and how to reach them). A password given with
+     * {@code --password} is never printed: {@code ****} stands for it.
+     */
+    String inspectUrl(int i) {
+        DemoNode node = nodes.get(i);
+        StringBuilder url = new StringBuilder(node.replUrl());
+        List<String> peers = new ArrayList<>();
+        StringBuilder peerKeys = new StringBuilder();
+        for (DemoNode peer : nodes) {
+            if (peer == node) continue;
+            peers.add(peer.name());
+            peerKeys.append("&repl.peer.").append(peer.name()).append(".url=").append(encode(peer.rawUrl()));
+            String user = peer.credentials().getProperty("user");
+            if (user != null) peerKeys.append("&repl.peer.").append(peer.name()).append(".user=").append(encode(user));
+            if (peer.credentials().getProperty("password") != null) {
+                peerKeys.append("&repl.peer.").append(peer.name()).append(".password=****");
+            }
+        }
+        url.append(node.replUrl().contains("?") ? "&" : "?").append("repl.node=").append(node.name())
+                .append("&repl.peers=").append(String.join(",", peers)).append(peerKeys);
+        return url.toString();
+    }
+
+    private static String encode(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
     }
 
     /** Stops the nodes' inbound servers in this JVM, then frees the embedded databases. */

@@ -120,7 +120,7 @@ final class DemoWorkload {
                 transaction(node, c, random);
             }
         } catch (SQLException | RuntimeException e) {
-            failure.compareAndSet(null, cluster.node(node).name() + ": " + e);
+            failure.compareAndSet(null, cluster.node(node).name() + ": " + String.valueOf(e).replaceAll("\\s*\\R\\s*", " "));
         }
     }
 

@@ -98,13 +98,74 @@ class DemoIT {
                 databases.create(Vendor.MARIADB, "demo_mixed"), databases.create(Vendor.H2, "demo_mixed")));
     }
 
-    private static void assertConverges(List<TestDatabase> nodes) {
+    /**
+     * Its databases can serve again: twice on the same PostgreSQL databases, then with a MariaDB
+     * database as n2, whose PostgreSQL predecessor left its positions in n1's and n3's
+     * repl_progress. Each run converges, names each node's database in its header, and ends with
+     * status and errors list commands for n1 that work as printed.
+     */
+    @Test
+    void runsAgainOnItsDatabasesAlsoWithAnotherVendorAmongThem() throws Exception {
+        List<TestDatabase> pg = databases.nodes(Vendor.POSTGRESQL, "demo_again", 3);
+        TestDatabase mariaDb = databases.create(Vendor.MARIADB, "demo_again");
+        for (List<TestDatabase> nodes : List.of(pg, pg, List.of(pg.get(0), mariaDb, pg.get(2)))) {
+            Run run = assertConverges(nodes);
+            for (int i = 0; i < nodes.size(); i++) {
+                boolean pgNode = nodes.get(i).vendor() == Vendor.POSTGRESQL;
+                assertThat(run.out()).as(run.out()).containsPattern("(?m)^  n" + (i + 1) + " "
+                        + (pgNode ? "PostgreSQL" : "MariaDB") + " \\d+\\.\\d+\\S* \\(jdbc:"
+                        + (pgNode ? "postgresql" : "mariadb") + "://");
+            }
+            for (String command : List.of("status", "errors")) {
+                String line = run.out().lines().filter(l -> l.contains(" " + command + (command.equals("errors") ? " list" : "")
+                        + " --url ")).findFirst().orElseThrow(() -> new AssertionError("no " + command + " command in:\n" + run.out()));
+                List<String> words = shellWords(line.trim());
+                assertThat(words.subList(0, 2)).containsExactly("java", "-jar");
+                Run inspected = main(words.subList(words.indexOf(command), words.size()).toArray(String[]::new));
+                assertThat(inspected.exit()).as(line + "\n" + inspected.out() + inspected.err()).isZero();
+                if (command.equals("status")) assertThat(inspected.out()).contains("Node n1", "n2", "n3");
+            }
+        }
+    }
+
+    /** The words of a POSIX shell command line with single quotes and backslashes, as a user's shell splits it. */
+    private static List<String> shellWords(String line) {
+        List<String> words = new ArrayList<>();
+        StringBuilder word = new StringBuilder();
+        boolean quoted = false;
+        boolean started = false;
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (quoted) {
+                if (c == '\'') quoted = false;
+                else word.append(c);
+            } else if (c == '\'') {
+                quoted = true;
+                started = true;
+            } else if (c == '\\' && i + 1 < line.length()) {
+                word.append(line.charAt(++i));
+                started = true;
+            } else if (Character.isWhitespace(c)) {
+                if (started) words.add(word.toString());
+                word.setLength(0);
+                started = false;
+            } else {
+                word.append(c);
+                started = true;
+            }
+        }
+        if (started) words.add(word.toString());
+        return words;
+    }
+
+    private static Run assertConverges(List<TestDatabase> nodes) {
         List<String> args = new ArrayList<>(List.of("demo", "--seconds", "4"));
         for (TestDatabase db : nodes) args.addAll(List.of("--url", withCredentials(db)));
         Run run = main(args.toArray(String[]::new));
         assertThat(run.exit()).as(run.out() + run.err()).isZero();
         assertThat(run.out()).contains("after apply: n1 5000, n2 5000, n3 5000", "Converged:")
                 .doesNotContain("DIFFER");
+        return run;
     }
 
     /** The node's jdbc:repl: URL carrying its own user, since the nodes' users differ. */
