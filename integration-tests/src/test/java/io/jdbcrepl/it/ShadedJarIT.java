@@ -76,6 +76,7 @@ class ShadedJarIT {
             Manifest manifest = file.getManifest();
             assertThat(manifest).as("META-INF/MANIFEST.MF of the shaded jar").isNotNull();
             assertThat(manifest.getMainAttributes().getValue("Main-Class")).isEqualTo("io.jdbcrepl.cli.Main");
+            assertThat(manifest.getMainAttributes().getValue("Automatic-Module-Name")).isEqualTo("io.jdbcrepl.driver");
         }
         assertThat(entries).contains("io/jdbcrepl/cli/Main.class");
     }
@@ -99,6 +100,39 @@ class ShadedJarIT {
                 .filter(e -> !e.equals("module-info.class"))
                 .collect(Collectors.toList());
         assertThat(foreign).as("classes outside io/jdbcrepl/").isEmpty();
+    }
+
+    /**
+     * META-INF/LICENSE is the project's Apache-2.0, META-INF/NOTICE names what is bundled, and no
+     * bundled licence file says otherwise (JSqlParser's jar has a GPL-2.0 text at its root, though
+     * the driver uses it under Apache-2.0).
+     */
+    @Test
+    void carriesTheProjectsLicenceAndTheNoticesOfWhatItBundles() throws IOException {
+        try (JarFile file = new JarFile(jar.toFile())) {
+            assertThat(text(file, "META-INF/LICENSE")).as("META-INF/LICENSE")
+                    .isEqualTo(Files.readString(Path.of("..", "LICENSE")));
+            assertThat(text(file, "META-INF/NOTICE")).as("META-INF/NOTICE")
+                    .contains("Copyright 2026 the jdbc:repl authors")
+                    .contains("Byte Buddy", "Rafael Winterhalter", "ASM", "META-INF/licenses/ASM")
+                    .contains("JSqlParser", "under the Apache License, Version 2.0");
+            assertThat(text(file, "META-INF/licenses/ASM")).as("ASM's licence, bundled by Byte Buddy")
+                    .contains("INRIA");
+        }
+        List<String> licenceFiles = entries.stream()
+                .filter(e -> !e.endsWith("/") && !e.endsWith(".class"))
+                .filter(e -> e.replaceFirst(".*/", "").matches("(?i).*(licen[cs]e|notice|copying|third-party).*")
+                        || e.startsWith("META-INF/licenses/"))
+                .collect(Collectors.toList());
+        assertThat(licenceFiles).containsExactlyInAnyOrder("META-INF/LICENSE", "META-INF/NOTICE", "META-INF/licenses/ASM");
+    }
+
+    private static String text(JarFile file, String name) throws IOException {
+        JarEntry entry = file.getJarEntry(name);
+        assertThat(entry).as(name).isNotNull();
+        try (InputStream in = file.getInputStream(entry)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
     }
 
     @Test
