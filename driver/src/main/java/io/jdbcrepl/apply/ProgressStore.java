@@ -22,10 +22,12 @@ final class ProgressStore {
 
     private final String table;
     private final String now;
+    private final String secondsSince;
 
     ProgressStore(ChangeLogSchema schema) {
         this.table = schema.table("repl_progress");
         this.now = schema.now();
+        this.secondsSince = schema.secondsSince("applied_at");
     }
 
     /** The stored position, or empty for a source never applied from. */
@@ -34,6 +36,20 @@ final class ProgressStore {
             ps.setString(1, source);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(Position.decode(rs.getString(1))) : Optional.empty();
+            }
+        }
+    }
+
+    /**
+     * Seconds since a transaction from {@code source} was last applied or queued here (both times
+     * the database's clock), or -1 when none was.
+     */
+    long secondsSinceApplied(Connection local, String source) throws SQLException {
+        try (PreparedStatement ps = local.prepareStatement("SELECT " + secondsSince + " FROM " + table
+                + " WHERE source_node = ? AND applied_at IS NOT NULL")) {
+            ps.setString(1, source);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Math.max(0, (long) rs.getDouble(1)) : -1;
             }
         }
     }
