@@ -16,12 +16,17 @@ package io.jdbcrepl.api;
  *        cause in {@code lastError}), {@code STARTING}, {@code STOPPED}, {@code DROPPED} (this node was
  *        dropped as the peer's subscriber), {@code REWOUND} (the peer went back in time: restored
  *        from a backup, or a crash lost commits; applying from it stopped, the reason and evidence
- *        in {@code lastError}, in every JVM until reset), or {@code NOT_RUNNING} (no applier in this JVM)
+ *        in {@code lastError}, in every JVM until reset), or {@code NOT_RUNNING} (no applier in this JVM). With no
+ *        applier in this JVM it is read from the database: {@code RUNNING} when an applier in another
+ *        process holds the apply lock (its lag is this node's {@code repl_progress}), else {@code NOT_RUNNING}
  * @param lastError the applier's last error (for {@code REWOUND}, why it stopped), or null
  * @param subscribeDenied null, or why this node may not record its position in the peer's
  *        {@code repl_subscriber} (the peer-reading user lacks the privilege, naming that user): the peer
  *        then cannot purge its log (SPEC 4.5, 8.7)
+ * @param secondsSinceApplied seconds since a transaction from the peer was last applied or queued here,
+ *        whichever process applied it (the database's clock; -1: never)
  */
 public record PeerStatus(String peer, String positionRead, String positionApplied, long lagTransactions,
-        long lagSeconds, long queueDepth, long errorCount, String state, String lastError, String subscribeDenied) {
+        long lagSeconds, long queueDepth, long errorCount, String state, String lastError, String subscribeDenied,
+        long secondsSinceApplied) {
 }

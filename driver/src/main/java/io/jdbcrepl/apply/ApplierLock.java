@@ -25,7 +25,20 @@ public final class ApplierLock implements AutoCloseable {
     ApplierLock(Dialect dialect, ChangeLogSchema schema, String localSchema, String source) {
         this.locks = dialect.part(ApplierLocks.class);
         this.schema = schema;
-        this.name = "jdbc:repl apply " + localSchema + " " + source;
+        this.name = name(localSchema, source);
+    }
+
+    private static String name(String localSchema, String source) {
+        return "jdbc:repl apply " + localSchema + " " + source;
+    }
+
+    /**
+     * Whether an applier from {@code source}, in this process or any other, holds the lock now: what
+     * {@code status} and {@code wait} read, whichever process runs the applier.
+     */
+    static boolean held(Dialect dialect, ChangeLogSchema schema, String localSchema, String source, Connection local)
+            throws SQLException {
+        return dialect.part(ApplierLocks.class).held(name(localSchema, source), local, schema);
     }
 
     /** Takes the lock without waiting; {@code local} is the applier's own connection (autocommit off). */

@@ -20,6 +20,13 @@ public interface ApplierLocks {
     Held tryAcquire(String name, Connection local, ApplierLock.ConnectionFactory connections, ChangeLogSchema log)
             throws SQLException;
 
+    /**
+     * Whether some session, in any process, holds the lock {@code name} now: read from the database
+     * without taking it where it can say so, else by trying it for an instant and letting go at once.
+     * {@code local} is a connection of the caller's own (autocommit as it likes; left as found).
+     */
+    boolean held(String name, Connection local, ChangeLogSchema log) throws SQLException;
+
     /** A lock taken. */
     interface Held {
         /** Frees it; a connection gone meanwhile has freed it already. */

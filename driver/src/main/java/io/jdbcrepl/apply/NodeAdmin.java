@@ -50,6 +50,16 @@ public final class NodeAdmin implements ReplAdmin {
 
     @Override
     public void waitForPeers(Duration timeout) throws SQLException {
+        waitForPeers(timeout, timeout.toString(), null);
+    }
+
+    /**
+     * {@link #waitForPeers(Duration)} for the command line: messages name the timeout as
+     * {@code timeoutText} (as the user wrote it), and with {@code noApplierGrace} it fails (55000)
+     * once no applier, in any process, has held the peer's apply lock or moved its progress for that
+     * long while changes are still to apply: waiting longer would be in vain.
+     */
+    public void waitForPeers(Duration timeout, String timeoutText, Duration noApplierGrace) throws SQLException {
         long deadline = System.nanoTime() + timeout.toNanos();
         ProgressStore progress = new ProgressStore(node.changeLog());
         // a use of the node: its apply side does not stop (the connection's linger) while it is awaited
@@ -60,6 +70,9 @@ public final class NodeAdmin implements ReplAdmin {
                     SourceReader reader = source.reader();
                     Position initial = source.dialect().part(SourceReaders.class).initial();
                     String mark = reader.mark();
+                    // each peer's applier gets the grace from when its wait starts
+                    ApplierWatch watch = noApplierGrace == null ? null
+                            : new ApplierWatch(peer.name(), System.nanoTime(), noApplierGrace);
                     while (true) {
                         Optional<Position> at = progress.read(local, peer.name());
                         String rewound = at.isPresent() ? progress.rewound(local, peer.name()) : null;
@@ -71,8 +84,9 @@ public final class NodeAdmin implements ReplAdmin {
                         }
                         if (at.isPresent() && reader.consumed(mark,
                                 ProgressStore.ofKind(at.get(), initial, node.name(), peer.name()))) break;
+                        if (watch != null) watch.check(local, at.orElse(null));
                         if (System.nanoTime() > deadline) {
-                            throw new SQLTimeoutException("Waited " + timeout + " for the changes of peer " + peer.name()
+                            throw new SQLTimeoutException("Waited " + timeoutText + " for the changes of peer " + peer.name()
                                     + " to be applied at " + node.name() + "; applied so far: "
                                     + at.map(Position::encode).orElse("nothing"), SqlState.TIMEOUT_EXPIRED.code());
                         }
@@ -86,6 +100,58 @@ public final class NodeAdmin implements ReplAdmin {
                 }
             }
         }
+    }
+
+    /** Whether an applier from one peer shows a sign of life: it holds the apply lock, or the progress moves. */
+    private final class ApplierWatch {
+        private static final long CHECK_NANOS = 200_000_000L;
+        private final String peer;
+        private final Duration grace;
+        private long lastSign;
+        private long lastCheck;
+        private Position lastAt;
+        private boolean first = true;
+
+        ApplierWatch(String peer, long start, Duration grace) {
+            this.peer = peer;
+            this.grace = grace;
+            this.lastSign = start;
+        }
+
+        void check(Connection local, Position at) throws SQLException {
+            long now = System.nanoTime();
+            if (!first && !java.util.Objects.equals(at, lastAt)) lastSign = now;
+            first = false;
+            lastAt = at;
+            if (now - lastCheck < CHECK_NANOS) return;
+            lastCheck = now;
+            if (holdsOrUnknown(local)) {
+                lastSign = now;
+            } else if (now - lastSign > grace.toNanos()) {
+                throw SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception("No applier from peer " + peer + " runs at "
+                        + node.name() + ": none holds its apply lock and nothing was applied from " + peer
+                        + (at == null ? " yet" : " lately (applied so far: " + at.encode() + ")")
+                        + "; start one (the apply command, or an application with repl.apply=true) and wait again");
+            }
+        }
+
+        /** A lock this user may not read says nothing: only a lock known free makes wait give up. */
+        private boolean holdsOrUnknown(Connection local) {
+            try {
+                return applierHolds(local, peer);
+            } catch (SQLException unknown) {
+                return true;
+            }
+        }
+    }
+
+    /** Whether an applier from {@code peer}, in this process or another, holds the apply lock now. */
+    private boolean applierHolds(Connection local, String peer) throws SQLException {
+        return ApplierLock.held(node.dialect(), node.changeLog(), node.logSchema(), peer, local);
+    }
+
+    private SourceReader reader(PeerConfig peer) throws SQLException {
+        return Peers.connect(peer, 1, node).reader();
     }
 
     @Override
@@ -132,11 +198,13 @@ public final class NodeAdmin implements ReplAdmin {
                 String applied = at.map(Position::encode).orElse(null);
                 String read = a != null && a.read() != null ? a.read().encode() : applied;
                 String rewound = at.isPresent() ? progress.rewound(local, peer.name()) : null;
-                String state = rewound != null ? "REWOUND" : a == null ? "NOT_RUNNING" : a.state().name();
+                // no applier in this process: the database says whether one runs in another
+                String state = rewound != null ? "REWOUND" : a != null ? a.state().name()
+                        : heldElsewhere(local, peer.name()) ? "RUNNING" : "NOT_RUNNING";
                 String lastError = rewound != null ? rewound : a != null && a.lastError() != null ? a.lastError() : error;
                 if (denied == null && a != null) denied = a.subscribeDenied();
                 peers.add(new PeerStatus(peer.name(), read, applied, lag[0], lag[1], queue, a == null ? 0 : a.failures(),
-                        state, lastError, denied));
+                        state, lastError, denied, progress.secondsSinceApplied(local, peer.name())));
             }
             java.util.Set<String> subscribed = new java.util.TreeSet<>(String.CASE_INSENSITIVE_ORDER);
             for (Subscribers.Subscriber s : new Subscribers(node.dialect(), node.changeLog()).list(local)) {
@@ -154,6 +222,14 @@ public final class NodeAdmin implements ReplAdmin {
             keyless = node.keylessTables(local);
         }
         return new NodeStatus(node.name(), peers, dropped, keyless, purgeBlocked);
+    }
+
+    private boolean heldElsewhere(Connection local, String peer) {
+        try {
+            return applierHolds(local, peer);
+        } catch (SQLException unknown) {
+            return false; // status shows what it can: the lock is only a hint of another process's applier
+        }
     }
 
     @Override

@@ -22,10 +22,12 @@ final class ProgressStore {
 
     private final String table;
     private final String now;
+    private final String secondsSince;
 
     ProgressStore(ChangeLogSchema schema) {
         this.table = schema.table("repl_progress");
         this.now = schema.now();
+        this.secondsSince = schema.secondsSince("applied_at");
     }
 
     /** The stored position, or empty for a source never applied from. */
@@ -55,6 +57,20 @@ final class ProgressStore {
 
     private static String kind(Position p) {
         return p instanceof Position.Snapshot ? "a snapshot (PostgreSQL)" : "an epoch (MariaDB/MySQL, H2)";
+    }
+
+    /**
+     * Seconds since a transaction from {@code source} was last applied or queued here (both times
+     * the database's clock), or -1 when none was.
+     */
+    long secondsSinceApplied(Connection local, String source) throws SQLException {
+        try (PreparedStatement ps = local.prepareStatement("SELECT " + secondsSince + " FROM " + table
+                + " WHERE source_node = ? AND applied_at IS NOT NULL")) {
+            ps.setString(1, source);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Math.max(0, (long) rs.getDouble(1)) : -1;
+            }
+        }
     }
 
     /** {@code rewound}: why applying from {@code source} stopped for good, or null. */

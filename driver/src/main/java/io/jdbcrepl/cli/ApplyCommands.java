@@ -53,7 +53,7 @@ final class ApplyCommands {
         if (invocation.value(Option.PASSWORD.name()) != null) {
             info.setProperty("password", invocation.value(Option.PASSWORD.name()));
         }
-        ReplConfig config = ReplConfig.load(invocation.url(), info);
+        ReplConfig config = ConfigurationException.load(invocation.url(), info);
         if (!config.replicationEnabled()) {
             throw SqlState.INVALID_PARAMETER_VALUE.exception("the URL names no node: add repl.node=<name> to its query string");
         }
@@ -106,10 +106,12 @@ final class ApplyCommands {
 
     static int await(Invocation invocation) throws SQLException, UsageException {
         Node node = node(invocation);
+        String timeoutText = invocation.value("--timeout") == null ? "60s" : invocation.value("--timeout").trim();
         try {
-            new NodeAdmin(node).waitForPeers(invocation.duration("--timeout", Commands.DEFAULT_WAIT_TIMEOUT));
+            new NodeAdmin(node).waitForPeers(invocation.duration("--timeout", Commands.DEFAULT_WAIT_TIMEOUT), timeoutText,
+                    Commands.NO_APPLIER_GRACE);
         } catch (SQLTimeoutException e) {
-            invocation.err.println("jdbc-repl: wait: " + e.getMessage());
+            invocation.err.println("jdbc-repl: wait: " + Main.oneLine(e.getMessage()));
             return ExitCode.FAILED;
         }
         invocation.out.println("Node " + node.name() + " has applied everything its peers "
@@ -125,10 +127,17 @@ final class ApplyCommands {
             return ExitCode.OK;
         }
         out.println("Node " + status.node());
-        out.printf("%-12s %-12s %10s %8s %6s %7s  %s%n", "PEER", "STATE", "LAG(TX)", "LAG(S)", "QUEUE", "ERRORS", "APPLIED");
+        if (status.peers().isEmpty()) {
+            out.println("No peers to apply from: the URL sets no repl.peers.");
+        } else {
+            // each column one fact, the same whichever process asks (the applier may run in another)
+            out.printf("%-12s %-12s %10s %8s %8s %11s  %s%n", "PEER", "STATE", "LAG(TX)", "LAG(S)", "IDLE(S)", "ERROR_QUEUE",
+                    "APPLIED");
+        }
         for (PeerStatus p : status.peers()) {
-            out.printf("%-12s %-12s %10d %8d %6d %7d  %s%n", p.peer(), p.state(), p.lagTransactions(), p.lagSeconds(),
-                    p.queueDepth(), p.errorCount(), p.positionApplied() == null ? "-" : p.positionApplied());
+            out.printf("%-12s %-12s %10d %8d %8s %11d  %s%n", p.peer(), p.state(), p.lagTransactions(), p.lagSeconds(),
+                    p.secondsSinceApplied() < 0 ? "-" : Long.toString(p.secondsSinceApplied()), p.queueDepth(),
+                    p.positionApplied() == null ? "-" : p.positionApplied());
             if (p.lastError() != null) out.println("  last error: " + p.lastError());
             if (p.subscribeDenied() != null) out.println("  purge at " + p.peer() + " not permitted: " + p.subscribeDenied());
         }
@@ -156,6 +165,7 @@ final class ApplyCommands {
             m.put("lagSeconds", new java.math.BigDecimal(p.lagSeconds()));
             m.put("queueDepth", new java.math.BigDecimal(p.queueDepth()));
             m.put("errorCount", new java.math.BigDecimal(p.errorCount()));
+            m.put("secondsSinceApplied", new java.math.BigDecimal(p.secondsSinceApplied()));
             m.put("lastError", p.lastError());
             m.put("subscribeDenied", p.subscribeDenied());
             return m;

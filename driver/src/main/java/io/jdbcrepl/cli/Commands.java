@@ -8,6 +8,8 @@ import java.util.List;
 final class Commands {
 
     static final Duration DEFAULT_WAIT_TIMEOUT = Duration.ofSeconds(60);
+    /** How long {@code wait} lets an applier start (hold its lock, move its progress) before it gives up. */
+    static final Duration NO_APPLIER_GRACE = Duration.ofSeconds(3);
 
     private static final List<Option> CONNECTION = List.of(Option.URL, Option.USER, Option.PASSWORD);
 
@@ -37,12 +39,15 @@ final class Commands {
             Command.leaf("status", "", 0, 0,
                     "show this node's peers, apply progress and error queue size",
                     """
-                    Shows the node named by the URL's repl.node: for each peer it applies from, the
-                    applier's state in this process, the position applied here, how many
-                    transactions are still to apply and how old the oldest is, the transactions
-                    waiting in the error queue, and the subscribers of this node's log that were
-                    dropped after repl.retention. A peer that went back in time (restored from a
-                    backup, or a crash lost commits) is shown REWOUND, with the evidence.""",
+                    Shows the node named by the URL's repl.node, read from its database, whichever
+                    process applies: for each peer it applies from, the applier's STATE (RUNNING
+                    when an applier in any process holds its lock, else NOT_RUNNING), LAG(TX) the
+                    transactions still to apply and LAG(S) how old the oldest is, IDLE(S) the
+                    seconds since one was last applied (- for never), ERROR_QUEUE the transactions
+                    waiting in the error queue, APPLIED the position applied here; then the
+                    subscribers of this node's log that were dropped after repl.retention. A peer
+                    that went back in time (restored from a backup, or a crash lost commits) is
+                    shown REWOUND, with the evidence.""",
                     with(CONNECTION, Option.JSON), Command.Check.NONE, ApplyCommands::status),
             Command.leaf("wait", "", 0, 0,
                     "wait until this node has applied everything its peers committed so far",
@@ -50,7 +55,8 @@ final class Commands {
                     Waits until every transaction committed on each of this node's peers before the
                     call has been applied here or moved to the error queue, or until --timeout
                     passes (exit code 1). The apply side must be running (in an application or in
-                    the apply command).""",
+                    the apply command): when no applier, in any process, holds a peer's apply lock
+                    or applies anything within 3 seconds, it fails at once (exit code 1).""",
                     with(CONNECTION, Option.value("--timeout", "duration",
                             "how long to wait, such as 30s, 5m or 1h (default 60s)")),
                     invocation -> invocation.duration("--timeout", DEFAULT_WAIT_TIMEOUT), ApplyCommands::await),
@@ -64,29 +70,33 @@ final class Commands {
                             Command.leaf("errors list", "", 0, 0,
                                     "list the queued transactions with their source and error",
                                     """
-                                    Lists the transactions in this node's error queue: id, source
-                                    node, time of the failure, and the error.""",
+                                    Lists the transactions in this node's error queue: the entry's
+                                    ID (what show, retry and delete take), source node, source
+                                    transaction and position, its LCRs, and the error.""",
                                     with(CONNECTION, Option.JSON), Command.Check.NONE, ErrorCommands::list),
-                            Command.leaf("errors show", "<txn-id>", 1, 1,
+                            Command.leaf("errors show", "<entry-id>", 1, 1,
                                     "show one queued transaction's LCRs and error",
                                     """
-                                    Shows one queued transaction: each of its row LCRs with old and
-                                    new values, and the error that parked it.""",
+                                    Shows the queued transaction <entry-id> (the ID column of
+                                    'errors list'): each of its row LCRs with old and new values,
+                                    and the error that parked it.""",
                                     with(CONNECTION, Option.JSON), Command.Check.NONE, ErrorCommands::show),
-                            Command.leaf("errors retry", "<txn-id>", 0, 1,
+                            Command.leaf("errors retry", "<entry-id>", 0, 1,
                                     "re-execute one queued transaction, or all with --all",
                                     """
                                     Re-executes a queued transaction through the configured conflict
-                                    handlers; one that succeeds leaves the queue. Give either a
-                                    <txn-id> or --all (every queued transaction, oldest first).""",
+                                    handlers; one that succeeds leaves the queue. Give either an
+                                    <entry-id> (the ID column of 'errors list') or --all (every
+                                    queued transaction, oldest first).""",
                                     with(CONNECTION, Option.flag("--all",
                                             "retry every queued transaction, oldest first")),
                                     Commands::checkRetryTarget, ErrorCommands::retry),
-                            Command.leaf("errors delete", "<txn-id>", 1, 1,
+                            Command.leaf("errors delete", "<entry-id>", 1, 1,
                                     "remove one transaction from the queue without applying it",
                                     """
-                                    Removes one transaction from the error queue without applying
-                                    it. Its changes are then lost on this node.""",
+                                    Removes the transaction <entry-id> (the ID column of 'errors
+                                    list') from the error queue without applying it. Its changes
+                                    are then lost on this node.""",
                                     CONNECTION, Command.Check.NONE, ErrorCommands::delete))),
             Command.leaf("verify", "", 0, 0,
                     "compare a table's rows across nodes and list the keys that differ",
@@ -178,8 +188,8 @@ final class Commands {
         boolean one = !invocation.operands().isEmpty();
         if (all == one) {
             throw new UsageException(all
-                    ? "'errors retry' takes either <txn-id> or --all, not both"
-                    : "'errors retry' needs <txn-id> or --all");
+                    ? "'errors retry' takes either <entry-id> or --all, not both"
+                    : "'errors retry' needs <entry-id> or --all");
         }
     }
 }

@@ -67,7 +67,7 @@ final class ErrorCommands {
                 invocation.out.println("Applied " + done + " of " + before + " queued entries; the queue is empty.");
                 return ExitCode.OK;
             } catch (SQLException e) {
-                invocation.err.println("jdbc-repl: errors retry: " + e.getMessage());
+                invocation.err.println("jdbc-repl: errors retry: " + Main.oneLine(e.getMessage()));
                 invocation.err.println("jdbc-repl: " + admin.errors().size() + " of " + before
                         + " entries remain queued (retry stopped at the first failure)");
                 return ExitCode.FAILED;
@@ -78,7 +78,7 @@ final class ErrorCommands {
             admin.retryError(id);
         } catch (SQLException e) {
             if (!SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.is(e.getSQLState())) throw e;
-            invocation.err.println("jdbc-repl: errors retry: " + e.getMessage());
+            invocation.err.println("jdbc-repl: errors retry: " + Main.oneLine(e.getMessage()));
             return ExitCode.FAILED;
         }
         invocation.out.println("Entry " + id + " applied and removed from the error queue.");

@@ -29,8 +29,20 @@ public final class Main {
         System.exit(run(args, System.out, System.err));
     }
 
-    /** Runs one command line; returns its exit code. */
+    /**
+     * Runs one command line; returns its exit code. Whatever goes wrong reaches the user as one line
+     * on {@code err}, never as a stack trace.
+     */
     public static int run(String[] args, PrintStream out, PrintStream err) {
+        try {
+            return dispatch(args, out, err);
+        } catch (RuntimeException | Error e) { // a bug outside any command's action (parsing, help)
+            err.println(NAME + ": internal error: " + describe(e));
+            return ExitCode.FAILED;
+        }
+    }
+
+    private static int dispatch(String[] args, PrintStream out, PrintStream err) {
         List<String> words = Arrays.asList(args);
         if (words.isEmpty()) {
             err.println(NAME + ": no command given");
@@ -59,7 +71,7 @@ public final class Main {
         return runCommand(command, rest, out, err);
     }
 
-    private static int runCommand(Command command, List<String> args, PrintStream out, PrintStream err) {
+    static int runCommand(Command command, List<String> args, PrintStream out, PrintStream err) {
         if (command.isGroup()) {
             if (args.isEmpty() || isHelp(args.get(0))) {
                 if (args.isEmpty()) {
@@ -96,13 +108,29 @@ public final class Main {
         } catch (UsageException e) { // an operand only the action can check (an entry's id)
             return usageError(e, command, err);
         } catch (SQLException e) {
-            err.println(NAME + ": " + command.name + " failed: " + e.getMessage()
+            err.println(NAME + ": " + command.name + " failed: " + oneLine(e.getMessage())
                     + (e.getSQLState() == null ? "" : " (SQLState " + e.getSQLState() + ")"));
+            return ConfigurationException.is(e) ? ExitCode.USAGE : ExitCode.FAILED;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println(NAME + ": " + command.name + " interrupted");
             return ExitCode.FAILED;
-        } catch (Exception e) {
-            err.println(NAME + ": " + command.name + " failed: " + e);
+        } catch (Exception | Error e) {
+            err.println(NAME + ": " + command.name + " failed: " + describe(e));
             return ExitCode.FAILED;
         }
+    }
+
+    /** An exception that is no SQLException (a bug, or a resource gone): its kind and message, on one line. */
+    private static String describe(Throwable e) {
+        String message = e.getMessage();
+        return "internal error " + e.getClass().getSimpleName()
+                + (message == null || message.isBlank() ? "" : ": " + oneLine(message));
+    }
+
+    /** A message on one line: a database's multi-line message (detail, hint, position) joined with blanks. */
+    static String oneLine(String message) {
+        return message == null ? "" : message.strip().replaceAll("\\s*[\\r\\n]+\\s*", " ");
     }
 
     private static int help(List<String> topic, PrintStream out, PrintStream err) {

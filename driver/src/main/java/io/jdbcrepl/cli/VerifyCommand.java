@@ -38,7 +38,7 @@ final class VerifyCommand {
         Properties info = new Properties();
         if (invocation.value(Option.USER.name()) != null) info.setProperty("user", invocation.value(Option.USER.name()));
         if (invocation.value(Option.PASSWORD.name()) != null) info.setProperty("password", invocation.value(Option.PASSWORD.name()));
-        ReplConfig config = ReplConfig.load(invocation.url(), info);
+        ReplConfig config = ConfigurationException.load(invocation.url(), info);
         String node = config.node().orElseThrow(() -> SqlState.INVALID_PARAMETER_VALUE.exception(
                 "the URL names no node: add repl.node=<name> to its query string"));
         if (config.peers().isEmpty()) {

@@ -35,10 +35,25 @@ class MainTest {
             Map.entry("install", List.of("--url", URL)));
 
     /**
-     * The exit code of every command but demo given valid arguments and {@link #URL}: it names no
-     * node (and no view), so the command runs and fails saying so.
+     * The exit code of every command but demo and refresh given valid arguments and {@link #URL}: it
+     * names no node, so the command runs and fails saying so, a configuration error (2, as a usage
+     * error: the README's exit codes).
      */
-    private static final int VALID_EXIT = ExitCode.FAILED;
+    private static final int VALID_EXIT = ExitCode.USAGE;
+
+    /** {@link #VALID_EXIT}, but refresh needs no node: it reaches the database and fails there (1). */
+    private static int validExit(String command) {
+        return command.equals("refresh") ? ExitCode.FAILED : VALID_EXIT;
+    }
+
+    /**
+     * That the command line was accepted and the command ran: it failed on the node-less URL (or,
+     * refresh, on the database), not on its arguments, which exit with the same code 2.
+     */
+    private static void assertRan(String command, Result result) {
+        assertThat(result.exitCode()).as(result.err()).isEqualTo(validExit(command));
+        assertThat(result.err()).startsWith("jdbc-repl: " + command + " failed: ");
+    }
 
     record Result(int exitCode, String out, String err) {
         String all() {
@@ -187,7 +202,7 @@ class MainTest {
     @MethodSource("commandsWithUrl") // demo with valid arguments runs the demo: DemoTest
     void validArgumentsReachTheCommand(String command) {
         Result result = runCommand(command, VALID_ARGS.get(command));
-        assertThat(result.exitCode()).isEqualTo(VALID_EXIT);
+        assertThat(result.exitCode()).isEqualTo(validExit(command));
         assertThat(result.out()).isEmpty();
         assertThat(result.err().lines()).containsExactly(command.equals("refresh") // needs no node: reaches the database
                 ? "jdbc-repl: refresh failed: Materialized view PUBLIC.MV does not exist (SQLState 42P01)"
@@ -240,7 +255,7 @@ class MainTest {
         int at = args.indexOf("--url");
         args.remove(at + 1);
         args.set(at, "--url=" + URL);
-        assertThat(runCommand(command, args).exitCode()).isEqualTo(VALID_EXIT);
+        assertRan(command, runCommand(command, args));
     }
 
     @ParameterizedTest
@@ -249,7 +264,7 @@ class MainTest {
         List<String> valid = new ArrayList<>(VALID_ARGS.get(command));
         valid.addAll(List.of("--user", "repl", "--password", SECRET));
         Result ok = runCommand(command, valid);
-        assertThat(ok.exitCode()).isEqualTo(VALID_EXIT);
+        assertRan(command, ok);
         assertThat(ok.all()).doesNotContain(SECRET);
 
         List<String> twice = new ArrayList<>(valid);
@@ -298,7 +313,7 @@ class MainTest {
     void jsonIsAcceptedWhereItMakesSense(String command) {
         List<String> args = new ArrayList<>(VALID_ARGS.get(command));
         args.add("--json");
-        assertThat(runCommand(command, args).exitCode()).isEqualTo(VALID_EXIT);
+        assertRan(command, runCommand(command, args));
 
         args.set(args.size() - 1, "--json=yes");
         Result withValue = runCommand(command, args);
@@ -345,14 +360,14 @@ class MainTest {
     @Test
     void demoRefusesUrlsThatNameTheirNode() {
         Result result = run("demo", "--url", URL + "1?repl.node=a", "--url", URL + "2");
-        assertThat(result.exitCode()).isEqualTo(ExitCode.FAILED);
+        assertThat(result.exitCode()).isEqualTo(ExitCode.USAGE); // a configuration error
         assertThat(result.err()).contains("--url 1 sets repl.node: leave it out, the demo sets it");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"500ms", "30s", "5m", "1h", "7d", "30S"})
     void waitAcceptsDurations(String timeout) {
-        assertThat(run("wait", "--url", URL, "--timeout", timeout).exitCode()).isEqualTo(VALID_EXIT);
+        assertRan("wait", run("wait", "--url", URL, "--timeout", timeout));
     }
 
     @ParameterizedTest
@@ -385,16 +400,16 @@ class MainTest {
 
     @Test
     void errorsRetryTakesATransactionOrAllButNotBoth() {
-        assertThat(run("errors", "retry", "--url", URL, "--all").exitCode()).isEqualTo(VALID_EXIT);
-        assertThat(run("errors", "retry", "--url", URL, "dbs1.42").exitCode()).isEqualTo(VALID_EXIT);
+        assertRan("errors retry", run("errors", "retry", "--url", URL, "--all"));
+        assertRan("errors retry", run("errors", "retry", "--url", URL, "dbs1.42"));
 
         Result both = run("errors", "retry", "--url", URL, "--all", "dbs1.42");
         assertThat(both.exitCode()).isEqualTo(ExitCode.USAGE);
-        assertThat(both.err()).startsWith("jdbc-repl: 'errors retry' takes either <txn-id> or --all, not both");
+        assertThat(both.err()).startsWith("jdbc-repl: 'errors retry' takes either <entry-id> or --all, not both");
 
         Result neither = run("errors", "retry", "--url", URL);
         assertThat(neither.exitCode()).isEqualTo(ExitCode.USAGE);
-        assertThat(neither.err()).startsWith("jdbc-repl: 'errors retry' needs <txn-id> or --all");
+        assertThat(neither.err()).startsWith("jdbc-repl: 'errors retry' needs <entry-id> or --all");
     }
 
     @ParameterizedTest
@@ -402,12 +417,12 @@ class MainTest {
     void transactionIdIsRequired(String command) {
         Result result = runCommand(command, List.of("--url", URL));
         assertThat(result.exitCode()).isEqualTo(ExitCode.USAGE);
-        assertThat(result.err()).startsWith("jdbc-repl: '" + command + "' needs <txn-id>");
+        assertThat(result.err()).startsWith("jdbc-repl: '" + command + "' needs <entry-id>");
     }
 
     @Test
     void doubleDashEndsOptionsSoAnIdMayStartWithADash() {
-        assertThat(run("errors", "show", "--url", URL, "--", "-42").exitCode()).isEqualTo(VALID_EXIT);
+        assertRan("errors show", run("errors", "show", "--url", URL, "--", "-42"));
         assertThat(run("errors", "show", "--url", URL, "-42").exitCode()).isEqualTo(ExitCode.USAGE);
     }
 
@@ -416,6 +431,68 @@ class MainTest {
         Result result = run("verify", "--url", URL);
         assertThat(result.exitCode()).isEqualTo(ExitCode.USAGE);
         assertThat(result.err()).startsWith("jdbc-repl: 'verify' needs --table <table>");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"errors show", "errors retry", "errors delete"})
+    void errorsHelpNamesTheEntryIdItTakes(String command) {
+        Result help = runCommand(command, List.of("--help"));
+        assertThat(help.exitCode()).isEqualTo(ExitCode.OK);
+        assertThat(help.out().lines().findFirst().orElseThrow()).endsWith("<entry-id>" + (command.equals("errors retry") ? "]" : ""));
+        assertThat(help.out().replaceAll("\\s+", " ")).contains("<entry-id> (the ID column of 'errors list')")
+                .doesNotContain("txn-id");
+        assertThat(run("errors", "list", "--help").out().replaceAll("\\s+", " ")).contains("ID (what show, retry and delete take)");
+    }
+
+    /** The README's exit codes: 2 for usage and configuration errors, with the key and value named. */
+    @Test
+    void configurationErrorsExitTwoInOneLine() {
+        Result unknownKey = run("status", "--url", "jdbc:repl:h2:mem:cli_cfg?repl.node=n1&repl.nosuch=1");
+        assertThat(unknownKey.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(unknownKey.err().lines()).singleElement().asString()
+                .startsWith("jdbc-repl: status failed: Unknown property repl.nosuch='1'").endsWith("(SQLState 42704)");
+        Result badValue = run("wait", "--url", "jdbc:repl:h2:mem:cli_cfg?repl.node=n1&repl.install=maybe");
+        assertThat(badValue.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(badValue.err().lines()).singleElement().asString()
+                .startsWith("jdbc-repl: wait failed: Invalid value 'maybe' for repl.install").endsWith("(SQLState 22023)");
+        Result vendorSetting = run("errors", "list", "--url", "jdbc:repl:h2:mem:cli_cfg;repl.node=n1");
+        assertThat(vendorSetting.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(vendorSetting.err().lines()).singleElement().asString().contains("repl.node is written as a ;repl.node");
+        assertThat(ExitCode.SUMMARY).isEqualTo("exit codes: 0 ok, 1 operation failed, 2 usage or configuration error");
+    }
+
+    /** What a command's action throws reaches the user as one line, whatever it is; exit code 1. */
+    @Test
+    void anyExceptionReachesTheUserAsOneLine() {
+        List<Throwable> thrown = List.of(new NullPointerException("first\nsecond"), new IllegalStateException(),
+                new StackOverflowError(), new java.sql.SQLException("ERROR: duplicate key\n  Detail: Key (id)=(1)\r\n  Where: x", "23505"));
+        for (Throwable t : thrown) {
+            Command failing = Command.leaf("boom", "", 0, 0, "fails", "Fails.", List.of(), Command.Check.NONE, invocation -> {
+                if (t instanceof Error e) throw e;
+                throw (Exception) t;
+            });
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            int exit = Main.runCommand(failing, List.of(), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                    new PrintStream(err, true, StandardCharsets.UTF_8));
+            String text = err.toString(StandardCharsets.UTF_8);
+            assertThat(exit).as(text).isEqualTo(ExitCode.FAILED);
+            assertThat(text.lines()).as(text).singleElement().asString().startsWith("jdbc-repl: boom failed: ")
+                    .doesNotContain("\tat ", "java.lang.");
+        }
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Main.runCommand(Command.leaf("boom", "", 0, 0, "fails", "Fails.", List.of(), Command.Check.NONE, invocation -> {
+            throw new java.sql.SQLException("ERROR: duplicate key\n  Detail: Key (id)=(1)", "23505");
+        }), List.of(), System.out, new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .isEqualTo("jdbc-repl: boom failed: ERROR: duplicate key Detail: Key (id)=(1) (SQLState 23505)\n");
+    }
+
+    @Test
+    void statusOfANodeWithoutPeersSaysSo() {
+        Result result = run("status", "--url", "jdbc:repl:h2:mem:cli_alone;DB_CLOSE_DELAY=-1?repl.node=alone");
+        assertThat(result.exitCode()).as(result.err()).isEqualTo(ExitCode.OK);
+        assertThat(result.out().lines().toList()).startsWith("Node alone", "No peers to apply from: the URL sets no repl.peers.");
+        assertThat(result.out()).doesNotContain("PEER");
     }
 
     private static Command commandNamed(String name) {

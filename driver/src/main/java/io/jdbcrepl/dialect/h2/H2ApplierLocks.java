@@ -7,6 +7,7 @@ import io.jdbcrepl.log.ChangeLogSchema;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 
@@ -46,6 +47,30 @@ final class H2ApplierLocks implements ApplierLocks {
             c.close();
             if (SqlErrors.transientError(e)) return null; // another applier holds it
             throw e;
+        }
+    }
+
+    /** The lock's row exists and SKIP LOCKED passes over it; a free row is locked for an instant and let go. */
+    @Override
+    public boolean held(String name, Connection local, ChangeLogSchema log) throws SQLException {
+        boolean autoCommit = local.getAutoCommit();
+        local.setAutoCommit(false);
+        try (PreparedStatement exists = local.prepareStatement("SELECT count(*) FROM " + log.table("repl_apply_lock")
+                    + " WHERE name = ?");
+                PreparedStatement free = local.prepareStatement("SELECT name FROM " + log.table("repl_apply_lock")
+                    + " WHERE name = ? FOR UPDATE SKIP LOCKED")) {
+            exists.setString(1, name);
+            try (ResultSet rs = exists.executeQuery()) {
+                rs.next();
+                if (rs.getLong(1) == 0) return false;
+            }
+            free.setString(1, name);
+            try (ResultSet rs = free.executeQuery()) {
+                return !rs.next();
+            }
+        } finally {
+            local.rollback();
+            local.setAutoCommit(autoCommit);
         }
     }
 }

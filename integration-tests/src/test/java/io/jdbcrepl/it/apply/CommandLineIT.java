@@ -9,10 +9,14 @@ import io.jdbcrepl.lcr.Json;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -22,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The commands of SPEC 7 against two real nodes: their text output, their --json output, their
- * exit codes (0 ok, 1 failed, 2 usage) and their one-line errors. (verify: VerifyCommandIT; demo: DemoIT.)
+ * exit codes (0 ok, 1 failed, 2 usage or configuration) and their one-line errors. (verify: VerifyCommandIT; demo: DemoIT.)
  */
 class CommandLineIT {
 
@@ -69,8 +73,8 @@ class CommandLineIT {
         assertThat(status.exit()).as(status.err()).isZero();
         assertThat(status.out().lines().toList()).hasSizeGreaterThanOrEqualTo(3).satisfies(lines -> {
             assertThat(lines.get(0)).isEqualTo("Node n1");
-            assertThat(lines.get(1)).matches("PEER +STATE +LAG\\(TX\\) +LAG\\(S\\) +QUEUE +ERRORS +APPLIED");
-            assertThat(lines.get(2)).matches("n2 +RUNNING +0 +0 +0 +\\d+ +pg\\|.*"); // errors: the applier's failed attempts (n2's log appears later)
+            assertThat(lines.get(1)).matches("PEER +STATE +LAG\\(TX\\) +LAG\\(S\\) +IDLE\\(S\\) +ERROR_QUEUE +APPLIED");
+            assertThat(lines.get(2)).matches("n2 +RUNNING +0 +0 +\\d+ +0 +pg\\|.*"); // idle: seconds since the update was applied
         });
 
         Run json = cli("status", "--url", cluster.url(0), "--json");
@@ -84,6 +88,8 @@ class CommandLineIT {
             assertThat(peer.get("state")).isEqualTo("RUNNING");
             assertThat(peer.get("lagTransactions").toString()).isEqualTo("0");
             assertThat(peer.get("errorCount").toString()).matches("\\d+");
+            assertThat(peer.get("queueDepth").toString()).isEqualTo("0");
+            assertThat(peer.get("secondsSinceApplied").toString()).matches("\\d+");
         });
         assertThat((List<?>) parsed.get("droppedSubscribers")).isEmpty();
     }
@@ -106,6 +112,7 @@ class CommandLineIT {
         assertThat(parsed.get("keylessTables")).isEqualTo(List.of("public.history"));
     }
 
+    /** A timeout shorter than the grace an applier has to show up: the timeout, named as the user wrote it. */
     @Test
     void waitTimesOutWhenNothingApplies() throws Exception {
         twoNodes(Map.of("repl.apply", "false"));
@@ -113,7 +120,101 @@ class CommandLineIT {
         Run await = cli("wait", "--url", cluster.url(0), "--timeout", "300ms");
         assertThat(await.exit()).isEqualTo(1);
         assertThat(await.out()).isEmpty();
-        assertThat(await.err().lines()).singleElement().asString().startsWith("jdbc-repl: wait: ");
+        assertThat(await.err().lines()).singleElement().asString().startsWith("jdbc-repl: wait: Waited 300ms for the changes of peer n2")
+                .doesNotContain("PT0.3S");
+    }
+
+    /**
+     * {@code status} reads the applier's state from the database, not from its own JVM: an applier
+     * in another process (PostgreSQL, MariaDB: the apply command in a JVM of its own; H2, in memory:
+     * an applier of this JVM that status, with another URL for the same database, does not share)
+     * shows RUNNING and the lag the database holds, and NOT_RUNNING once it stops. Then {@code wait}
+     * with no applier anywhere fails at once instead of running its minute.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Vendor.class, names = {"POSTGRESQL", "MARIADB", "H2"})
+    void statusAndWaitSeeTheApplierOfAnotherProcess(Vendor vendor) throws Exception {
+        cluster = new Cluster(databases.nodes(vendor, "cli_other", 2), Map.of("repl.apply", "false"));
+        cluster.ddl(v -> List.of("CREATE TABLE employees (employee_id INT PRIMARY KEY, salary DECIMAL(10,2))",
+                "INSERT INTO employees VALUES (200, 4400)"));
+        String statusUrl = vendor == Vendor.H2 ? otherUrlForTheSameDatabase(cluster.url(0)) : cluster.url(0);
+        cluster.execute(1, "UPDATE employees SET salary = 5000 WHERE employee_id = 200");
+
+        assertThat(peerLine(statusUrl)).matches("n2 +NOT_RUNNING +1 +\\d+ +- +0 +-");
+
+        Process process = null;
+        Path log = Files.createTempFile("cli-apply", ".log");
+        if (vendor == Vendor.H2) {
+            cluster.admin(0).startApply();
+        } else {
+            process = ApplierProcess.start(cluster.url(0), cluster.db(0), log, "64m");
+        }
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90); // a JVM starting on a busy machine
+            String line = peerLine(statusUrl);
+            while (!line.matches("n2 +RUNNING +0 .*")) {
+                assertThat(System.nanoTime()).as("status while the other process applies: %s; its log: %s", line,
+                        Files.exists(log) ? Files.readString(log) : "").isLessThan(deadline);
+                Thread.sleep(200);
+                line = peerLine(statusUrl);
+            }
+            assertThat(line).matches("n2 +RUNNING +0 +0 +\\d+ +0 +\\S+");
+            assertThat(cluster.count(0, "SELECT salary FROM employees WHERE employee_id = 200")).isEqualTo(5000);
+            Run json = cli(withCredentials(statusUrl, "status", "--json"));
+            @SuppressWarnings("unchecked")
+            Map<String, Object> peer = (Map<String, Object>) ((List<?>) ((Map<?, ?>) Json.read(json.out().trim())).get("peers")).get(0);
+            assertThat(peer.get("state")).isEqualTo("RUNNING");
+            assertThat(peer.get("errorCount").toString()).isEqualTo("0"); // counted by the applier's own process only
+
+            cluster.execute(1, "UPDATE employees SET salary = 5100 WHERE employee_id = 200");
+            Run await = cli(withCredentials(statusUrl, "wait", "--timeout", "60s"));
+            assertThat(await.exit()).as(await.err()).isZero();
+            assertThat(cluster.count(0, "SELECT salary FROM employees WHERE employee_id = 200")).isEqualTo(5100);
+        } finally {
+            if (process != null) {
+                process.destroy(); // SIGTERM: its shutdown hook stops the applier, which frees the lock
+                assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            } else {
+                cluster.admin(0).stopApply();
+            }
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!peerLine(statusUrl).contains(" NOT_RUNNING ")) {
+            assertThat(System.nanoTime()).as("status once the applier stopped").isLessThan(deadline);
+            Thread.sleep(200);
+        }
+
+        cluster.execute(1, "UPDATE employees SET salary = 5200 WHERE employee_id = 200");
+        long start = System.nanoTime();
+        Run await = cli(withCredentials(statusUrl, "wait", "--timeout", "60s"));
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+        assertThat(await.exit()).isEqualTo(1);
+        assertThat(seconds).as("wait without an applier fails at once, not after its timeout").isLessThan(20);
+        assertThat(await.err().lines()).singleElement().asString()
+                .startsWith("jdbc-repl: wait failed: No applier from peer n2 runs at n1: none holds its apply lock")
+                .endsWith("(SQLState 55000)");
+    }
+
+    /** The H2 URL with one more harmless setting: the same database, but not the same node for this JVM. */
+    private static String otherUrlForTheSameDatabase(String url) {
+        int query = url.indexOf('?');
+        return url.substring(0, query) + ";TRACE_LEVEL_SYSTEM_OUT=0" + url.substring(query);
+    }
+
+    private String[] withCredentials(String url, String... command) {
+        List<String> all = new java.util.ArrayList<>(List.of(command));
+        all.addAll(List.of("--url", url, "--user", cluster.db(0).user()));
+        if (!cluster.db(0).password().isEmpty()) all.addAll(List.of("--password", cluster.db(0).password()));
+        return all.toArray(String[]::new);
+    }
+
+    /** {@code status}'s line of peer n2. */
+    private String peerLine(String url) {
+        Run status = cli(withCredentials(url, "status"));
+        assertThat(status.exit()).as(status.err()).isZero();
+        List<String> lines = status.out().lines().toList();
+        assertThat(lines.get(1)).matches("PEER +STATE +LAG\\(TX\\) +LAG\\(S\\) +IDLE\\(S\\) +ERROR_QUEUE +APPLIED");
+        return lines.get(2);
     }
 
     @Test
@@ -238,11 +339,12 @@ class CommandLineIT {
         assertThat(badDatabase.err()).startsWith("jdbc-repl: apply failed:").endsWith("(SQLState 3D000)\n");
     }
 
+    /** A configuration error: exit code 2, as the README says. */
     @Test
     void aUrlWithoutANodeFailsInOneLine() {
         for (String command : List.of("install", "status", "wait", "apply")) {
             Run run = cli(command, "--url", "jdbc:repl:h2:mem:cli_no_node");
-            assertThat(run.exit()).as(command).isEqualTo(1);
+            assertThat(run.exit()).as(command).isEqualTo(2);
             assertThat(run.err()).as(command).isEqualTo("jdbc-repl: " + command + " failed: the URL names no node:"
                     + " add repl.node=<name> to its query string (SQLState 22023)\n");
         }

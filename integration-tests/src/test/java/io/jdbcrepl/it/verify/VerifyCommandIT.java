@@ -20,7 +20,7 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The CLI's verify (SPEC 7): a node and its peers, text and --json, exit 0 when they agree, 1 when not. */
+/** The CLI's verify (SPEC 7): a node and its peers, text and --json, exit 0 when they agree, 1 when not, 2 for a configuration error. */
 class VerifyCommandIT {
 
     @RegisterExtension
@@ -79,7 +79,8 @@ class VerifyCommandIT {
     void aNodeWithoutPeersIsAClearError() throws Exception {
         TestDatabase h2 = DATABASES.create(Vendor.H2, "verifycli");
         Run run = main("verify", "--url", h2.replUrl(Map.of("repl.node", "alone")), "--table", "item");
-        assertThat(run.exit()).isEqualTo(1);
+        assertThat(run.exit()).isEqualTo(2); // a configuration error, as a usage error
+        assertThat(run.err().lines()).hasSize(1);
         assertThat(run.err()).contains("alone", "repl.peers");
     }
 }
