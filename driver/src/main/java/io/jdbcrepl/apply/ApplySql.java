@@ -59,19 +59,24 @@ public interface ApplySql {
      * Whether UPDATE and DELETE statements of one shape may be sent as a JDBC batch: the count of
      * rows each changed comes back exact (INSERTs are batched everywhere).
      */
-    boolean batchesChanges();
+    default boolean batchesChanges() {
+        return true;
+    }
 
     /**
      * Whether the applier's transactions need READ COMMITTED, where the default isolation would show
      * a conflict's row as of an older snapshot than the change saw (InnoDB's REPEATABLE READ).
      */
-    boolean applyReadCommitted();
+    default boolean applyReadCommitted() {
+        return false;
+    }
 
     /**
      * Sets up a session that applies or reads rows so that instants go in and out as UTC, where the
      * database shows a column of instants as wall time of the session's zone; nothing elsewhere.
      */
-    void instantsInUtc(Connection local) throws SQLException;
+    default void instantsInUtc(Connection local) throws SQLException {
+    }
 
     /**
      * Text of a stored LCR, changed so that this database can hold it in the error queue rather

@@ -2,7 +2,6 @@ package io.jdbcrepl.dialect.h2;
 
 import io.jdbcrepl.apply.ApplySql;
 
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -63,20 +62,6 @@ final class H2ApplySql implements ApplySql {
     @Override
     public List<LockWaitQuery> lockWaitQueries() {
         return List.of();
-    }
-
-    @Override
-    public boolean batchesChanges() {
-        return true;
-    }
-
-    @Override
-    public boolean applyReadCommitted() {
-        return false;
-    }
-
-    @Override
-    public void instantsInUtc(Connection local) {
     }
 
     /** H2 has no such settings: an embedded database cannot be partitioned away. */

@@ -3,7 +3,6 @@ package io.jdbcrepl.dialect.postgresql;
 import io.jdbcrepl.apply.ApplySql;
 import io.jdbcrepl.lcr.Json;
 
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -56,20 +55,6 @@ final class PostgresApplySql implements ApplySql {
     @Override
     public List<LockWaitQuery> lockWaitQueries() {
         return List.of(LOCK_WAITS);
-    }
-
-    @Override
-    public boolean batchesChanges() {
-        return true;
-    }
-
-    @Override
-    public boolean applyReadCommitted() {
-        return false;
-    }
-
-    @Override
-    public void instantsInUtc(Connection local) {
     }
 
     /**
