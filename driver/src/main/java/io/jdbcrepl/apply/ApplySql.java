@@ -38,11 +38,15 @@ public interface ApplySql {
      */
     boolean lockConflict(SQLException e);
 
-    /** Whether a vendor error code (besides SQLState 23505) says a unique key was violated. */
-    boolean uniqueViolation(int errorCode);
+    /** Whether a vendor error code (besides SQLState 23505) says a unique key was violated; the SQLState suffices unless a database says otherwise. */
+    default boolean uniqueViolation(int errorCode) {
+        return false;
+    }
 
-    /** Whether a vendor error code (besides SQLState 23503 and 23506) says a foreign key was violated. */
-    boolean foreignKeyViolation(int errorCode);
+    /** Whether a vendor error code (besides SQLState 23503 and 23506) says a foreign key was violated; as {@link #uniqueViolation}. */
+    default boolean foreignKeyViolation(int errorCode) {
+        return false;
+    }
 
     /**
      * Queries whose one row says whether another session waits for a row lock this session's

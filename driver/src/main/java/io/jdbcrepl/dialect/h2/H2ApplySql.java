@@ -48,16 +48,6 @@ final class H2ApplySql implements ApplySql {
         return e.getErrorCode() == 50000 && message != null && message.contains("Transaction was illegally transitioned");
     }
 
-    @Override
-    public boolean uniqueViolation(int errorCode) {
-        return false;
-    }
-
-    @Override
-    public boolean foreignKeyViolation(int errorCode) {
-        return false;
-    }
-
     /** H2 does not tell who waits for whom: groups shrink only when they take long. */
     @Override
     public List<LockWaitQuery> lockWaitQueries() {

@@ -43,16 +43,6 @@ final class PostgresApplySql implements ApplySql {
     }
 
     @Override
-    public boolean uniqueViolation(int errorCode) {
-        return false;
-    }
-
-    @Override
-    public boolean foreignKeyViolation(int errorCode) {
-        return false;
-    }
-
-    @Override
     public List<LockWaitQuery> lockWaitQueries() {
         return List.of(LOCK_WAITS);
     }
