@@ -3,6 +3,7 @@ package io.jdbcrepl.apply;
 import io.jdbcrepl.api.ConflictType;
 import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.config.PeerConfig;
+import io.jdbcrepl.conflict.Resolution.ConflictHistory;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.log.CommitSignal;
 import io.jdbcrepl.log.EpochSourceReader;
@@ -15,12 +16,15 @@ import io.jdbcrepl.log.SourceReaders;
 import io.jdbcrepl.log.SourceTx;
 import io.jdbcrepl.log.Subscribers;
 import io.jdbcrepl.logging.DriverLog;
+import io.jdbcrepl.metrics.ConflictKey;
+import io.jdbcrepl.metrics.PeerMetrics;
 import io.jdbcrepl.node.Node;
 import io.jdbcrepl.node.VendorDriver;
 
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Savepoint;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -75,6 +79,9 @@ final class Applier implements Runnable {
     private final ErrorQueue errorQueue;
     private final ConflictLog conflicts;
     private final CommitSignal signal;
+    private final PeerMetrics metrics;
+    /** Epoch millis of the newest LCR captured at the source in the transaction being applied; applier thread only. */
+    private long txCaptured;
 
     private volatile boolean stopped;
     private volatile boolean dropped;
@@ -106,6 +113,7 @@ final class Applier implements Runnable {
         this.errorQueue = new ErrorQueue(node.dialect(), node.changeLog(), node.config().logSignature());
         this.conflicts = new ConflictLog(node.dialect(), node.changeLog());
         this.signal = CommitSignal.of(peer.name());
+        this.metrics = node.metrics().peer(peer.name());
     }
 
     String source() {
@@ -431,6 +439,11 @@ final class Applier implements Runnable {
         int queued;
         long lcrs;
         String lastTx;
+        /** Transactions with a known capture time, and the sum of those times (epoch millis), for the delay metric. */
+        int delayed;
+        long capturedMillisSum;
+        /** The conflicts of its transactions, counted in the metrics once it commits. */
+        final java.util.List<ConflictHistory> conflicts = new java.util.ArrayList<>();
 
         Group(Position start) {
             this.start = start;
@@ -461,6 +474,7 @@ final class Applier implements Runnable {
                     try {
                         rows.begin();
                         group.lcrs += Math.max(1, lcrs(r, tx, rows));
+                        done(group, rows.conflictsMet());
                     } catch (ApplyFailure fast) {
                         careful(l, r, rows, group);
                     }
@@ -495,6 +509,9 @@ final class Applier implements Runnable {
         l.rollback();
         group.careful = true;
         group.lcrs = 0;
+        group.delayed = 0;
+        group.capturedMillisSum = 0;
+        group.conflicts.clear();
         Position before = group.start;
         for (SourceTx tx : group.txs) {
             applyTransaction(l, r, rows, tx, group, before);
@@ -531,6 +548,7 @@ final class Applier implements Runnable {
             rows.flush();
             l.releaseSavepoint(sp);
             group.applied++;
+            done(group, rows.conflictsMet());
         } catch (ApplyFailure fast) {
             rows.discard();
             l.rollback(sp);
@@ -540,10 +558,13 @@ final class Applier implements Runnable {
             }
             if (failure == null) {
                 group.applied++;
+                done(group, rows.conflictsMet());
             } else {
                 long entry = errorQueue.record(l, peer.name(), tx, failure, r);
-                conflicts.write(l, ConflictLog.queued(rows.conflictsMet(), entry));
+                List<ConflictHistory> queued = ConflictLog.queued(rows.conflictsMet(), entry);
+                conflicts.write(l, queued);
                 group.queued++;
+                done(group, queued);
                 // SPEC 8.8: row values (in vendors' messages too) only at DEBUG; repl_error keeps the whole message
                 String message = "jdbc:repl: transaction " + tx.txId() + " from " + peer.name() + " moved to the error queue at "
                         + node.name() + " as entry " + entry + ": LCR " + failure.number + where(rows, failure.number) + ", "
@@ -561,12 +582,26 @@ final class Applier implements Runnable {
      * Applies a transaction's LCRs as the reader streams them; an LCR the reader refuses (its
      * signature, or undecodable) fails the transaction like an LCR that cannot be applied.
      */
-    private static long lcrs(SourceReader r, SourceTx tx, RowApplier rows) throws SQLException, ApplyFailure {
+    private long lcrs(SourceReader r, SourceTx tx, RowApplier rows) throws SQLException, ApplyFailure {
+        txCaptured = Long.MIN_VALUE;
         try {
-            return r.lcrs(tx.txId(), rows::apply);
+            return r.lcrs(tx.txId(), (lcr, number) -> {
+                java.time.Instant captured = lcr.commitTime();
+                if (captured != null) txCaptured = Math.max(txCaptured, captured.toEpochMilli());
+                rows.apply(lcr, number);
+            });
         } catch (RefusedLcr refused) {
             throw new ApplyFailure(refused.number(), ApplyTrust.REFUSED, refused.getMessage(), refused.getCause());
         }
+    }
+
+    /** A transaction of the group applied or queued: what the metrics count of it once the group commits. */
+    private void done(Group group, List<ConflictHistory> met) {
+        if (txCaptured != Long.MIN_VALUE) {
+            group.delayed++;
+            group.capturedMillisSum += txCaptured;
+        }
+        group.conflicts.addAll(met);
     }
 
     /** " on <table> (key <columns>)" of the failing LCR when the row applier knows it, for the log. */
@@ -598,6 +633,19 @@ final class Applier implements Runnable {
      * missing parent usually comes from another peer, whose applier runs in its own thread. What
      * this local transaction holds is committed first, so that its locks do not hold that applier up.
      */
+    /** What a committed group did, in the metrics; its counts start again (a foreign key retry commits a group twice). */
+    private void count(Group group) {
+        metrics.committed(group.applied, group.queued, group.lcrs, System.nanoTime() - group.began, group.delayed,
+                group.capturedMillisSum);
+        for (ConflictHistory h : group.conflicts) {
+            metrics.conflict(new ConflictKey(h.schema() + "." + h.table(), h.kind().name(), h.handlerName(),
+                    h.outcome().name()));
+        }
+        group.delayed = 0;
+        group.capturedMillisSum = 0;
+        group.conflicts.clear();
+    }
+
     private ApplyFailure retryForeignKey(Connection l, SourceReader r, RowApplier rows, SourceTx tx, Group group,
             Position before, long[] count, ApplyFailure failure) throws SQLException {
         if (group.applied + group.queued > 0) {
@@ -633,6 +681,7 @@ final class Applier implements Runnable {
         l.commit();
         applied = to;
         if (group.txs.isEmpty()) return;
+        count(group);
         if (othersWait) groupLcrs = Math.min(batchLcrs, Math.max(CONTENDED_GROUP_LCRS, groupLcrs / 2));
         else if (System.nanoTime() - group.began > GROUP_HOLD_NANOS) groupLcrs = Math.max(1, groupLcrs / 2);
         else if (group.lcrs >= groupLcrs) groupLcrs = Math.min(batchLcrs, groupLcrs * 2);

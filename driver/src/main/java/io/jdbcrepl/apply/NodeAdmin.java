@@ -35,6 +35,9 @@ public final class NodeAdmin implements ReplAdmin {
 
     public NodeAdmin(Node node) {
         this.node = node;
+        // the metrics' gauges read the status this admin reads, of the peers it is configured with now
+        node.metrics().status().readFrom(this);
+        for (String peer : node.config().peers()) node.metrics().peer(peer);
     }
 
     private Connection local() throws SQLException {

@@ -14,6 +14,8 @@ import io.jdbcrepl.log.ChangeLogSchema;
 import io.jdbcrepl.log.CommitSignal;
 import io.jdbcrepl.log.DriverSchema;
 import io.jdbcrepl.log.SchemaInstaller;
+import io.jdbcrepl.metrics.NodeMetrics;
+import io.jdbcrepl.metrics.ReplMetrics;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -80,6 +82,8 @@ public final class Node {
     private final LocalDatabase database;
     /** Tells peers in other processes of captured commits (PostgreSQL: NOTIFY), where the database can. */
     private final Notifier.Sender notifier;
+    /** What capture and apply count for this node's name in this JVM (SPEC 8.5). */
+    private final NodeMetrics metrics;
 
     private Node(String key, String name, ReplConfig config, Dialect dialect, String logSchema, String homeSchema,
             LocalDatabase database) {
@@ -92,6 +96,7 @@ public final class Node {
         this.changeLog = new ChangeLogSchema(dialect, logSchema);
         this.database = database;
         this.notifier = dialect.part(Notifier.class).sender(name, database);
+        this.metrics = ReplMetrics.node(name);
     }
 
     /**
@@ -284,6 +289,10 @@ public final class Node {
             if (current != null) current.notifier.stop();
         }
         if (stopServer != null) stopServer.run();
+    }
+
+    public NodeMetrics metrics() {
+        return metrics;
     }
 
     public ReplConfig config() {

@@ -85,11 +85,15 @@ public final class CaptureSession implements ConnectionInterceptor {
         CaptureDecision decision = decide(sql);
         if (decision instanceof CaptureDecision.InStatement capture
                 && strategy instanceof InStatementStrategy inStatement) {
-            return inStatement.session().interceptor(capture.plan(), this);
+            return measured(inStatement.session().interceptor(capture.plan(), this));
         }
-        if (decision == LOAD) return new StagedLoadStatement(this);
+        if (decision == LOAD) return measured(new StagedLoadStatement(this));
         return decision instanceof CaptureDecision.Locking capture && strategy instanceof LockingStrategy locking
-                ? new LockingStatementCapture(capture.plan(), node, locking.transaction()) : null;
+                ? measured(new LockingStatementCapture(capture.plan(), node, locking.transaction())) : null;
+    }
+
+    private StatementInterceptor measured(StatementInterceptor capture) {
+        return new MeasuredCapture(capture, node.metrics());
     }
 
     /** PostgreSQL: the capturing views of pgjdbc's connection, made on first unwrap. */
@@ -138,8 +142,12 @@ public final class CaptureSession implements ConnectionInterceptor {
     @Override
     public long[] executeBatch(SqlBatch batch) throws SQLException {
         if (!(strategy instanceof LockingStrategy locking)) {
+            long start = System.nanoTime();
             long[] counts = batch.proceed();
-            if (capturedInTransaction) captured(batch.connection());
+            if (capturedInTransaction) {
+                captured(batch.connection());
+                count(batch.sql(), counts, System.nanoTime() - start);
+            }
             return counts;
         }
         List<CaptureDecision> decisions = new java.util.ArrayList<>();
@@ -150,6 +158,7 @@ public final class CaptureSession implements ConnectionInterceptor {
             decisions.add(d);
         }
         if (!anyCaptured) return batch.proceed();
+        long start = System.nanoTime();
         batch.statement().clearBatch();
         long[] counts = new long[decisions.size()];
         for (int i = 0; i < counts.length; i++) {
@@ -162,7 +171,23 @@ public final class CaptureSession implements ConnectionInterceptor {
                 throw LockingStatementCapture.batchFailure(counts, i, e);
             }
         }
+        count(batch.sql(), counts, System.nanoTime() - start);
         return counts;
+    }
+
+    /** A statement batch in the node's metrics: its captured entries, the rows they changed, the batch's time. */
+    private void count(List<String> sql, long[] counts, long nanos) throws SQLException {
+        long statements = 0;
+        long rows = 0;
+        for (int i = 0; i < sql.size() && i < counts.length; i++) {
+            if (!SqlClassifier.mayChangeRows(sql.get(i))) continue;
+            CaptureDecision d = decide(sql.get(i));
+            if (d instanceof CaptureDecision.InStatement || d instanceof CaptureDecision.Locking) {
+                statements++;
+                rows += Math.max(0, counts[i]);
+            }
+        }
+        if (statements > 0) node.metrics().captured(statements, rows, nanos);
     }
 
     /**
