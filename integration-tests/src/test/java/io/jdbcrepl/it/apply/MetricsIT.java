@@ -8,13 +8,21 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,11 +39,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 class MetricsIT extends ClusterTest {
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("pairs")
     void countWhatHappened(List<Vendor> vendors) throws Exception {
         new ReplMeterBinder().bindTo(registry);
+        new ReplMeterBinder().bindTo(prometheus);
         cluster = new Cluster(databases.nodes("metrics", vendors.toArray(Vendor[]::new)), Map.of("repl.apply", "false",
                 "repl.handler.sal.table", "employees", "repl.handler.sal.type", "MAXIMUM",
                 "repl.handler.sal.columns", "salary", "repl.handler.sal.resolution", "salary"));
@@ -101,6 +111,14 @@ class MetricsIT extends ClusterTest {
         assertThat((long) jmx.getAttribute(peer, "AppliedTransactions")).isEqualTo((long) applied("n2", "n1", "applied"));
         assertThat((long) jmx.getAttribute(new ObjectName("jdbc.repl:type=Node,node=n1"), "CapturedLcrs"))
                 .isEqualTo((long) counter("jdbc.repl.capture.lcrs", "n1"));
+
+        // every series the Grafana dashboard in docs/ reads is in a Prometheus scrape
+        String scrape = prometheus.scrape();
+        Matcher names = Pattern.compile("jdbc_repl_\\w+").matcher(Files.readString(Path.of("../docs/grafana-dashboard.json")));
+        Set<String> read = new TreeSet<>();
+        while (names.find()) read.add(names.group());
+        assertThat(read).hasSizeGreaterThan(10).allSatisfy(name -> assertThat(scrape).as(name).containsPattern(
+                "(?m)^" + name + "\\{[^}]*node=\"n2\""));
 
         cluster.admin(1).stopApply();
         assertThat(eventually(() -> state("n2", "n1", "RUNNING"), v -> v == 0)).isZero();
