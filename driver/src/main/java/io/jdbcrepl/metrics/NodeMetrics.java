@@ -32,6 +32,7 @@ public final class NodeMetrics {
      * taking {@code nanos} with its capture.
      */
     public void captured(long statements, long lcrs, long nanos) {
+        if (!ReplMetrics.counting()) return;
         capturedStatements.add(statements);
         capturedLcrs.add(lcrs);
         captureNanos.add(nanos);

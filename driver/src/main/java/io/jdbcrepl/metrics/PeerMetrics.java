@@ -42,6 +42,7 @@ public final class PeerMetrics {
      * last LCR was captured at the source: the delay of each is the commit time less that.
      */
     public void committed(int applied, int queued, long lcrs, long nanos, int delayed, long capturedMillisSum) {
+        if (!ReplMetrics.counting()) return;
         appliedTransactions.add(applied);
         queuedTransactions.add(queued);
         appliedLcrs.add(lcrs);
@@ -57,6 +58,7 @@ public final class PeerMetrics {
 
     /** A conflict in a committed local transaction. */
     public void conflict(ConflictKey key) {
+        if (!ReplMetrics.counting()) return;
         LongAdder count = conflicts.get(key);
         if (count == null) {
             LongAdder made = new LongAdder();

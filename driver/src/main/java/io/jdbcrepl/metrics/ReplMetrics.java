@@ -19,6 +19,8 @@ public final class ReplMetrics {
     private static final Map<String, NodeMetrics> NODES = new ConcurrentHashMap<>();
     private static final List<Observer> OBSERVERS = new ArrayList<>(); // guarded by ReplMetrics.class
     private static boolean started; // guarded by ReplMetrics.class
+    /** {@code -Dio.jdbcrepl.metrics=false}: nothing counted (the meters stay, at their values); for measuring their cost. */
+    private static volatile boolean counting = !"false".equalsIgnoreCase(System.getProperty("io.jdbcrepl.metrics"));
 
     private ReplMetrics() {
     }
@@ -30,6 +32,16 @@ public final class ReplMetrics {
         void peer(PeerMetrics peer);
 
         void conflict(PeerMetrics peer, ConflictKey key, LongAdder count);
+    }
+
+    /** Whether capture and apply count what they do (true unless turned off). */
+    public static boolean counting() {
+        return counting;
+    }
+
+    /** Turns counting on or off in this JVM (the benchmarks compare both in one run). */
+    public static void counting(boolean on) {
+        counting = on;
     }
 
     /** The metrics of the node named {@code node}, made at first use. */

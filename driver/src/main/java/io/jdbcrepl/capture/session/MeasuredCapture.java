@@ -5,6 +5,7 @@ import io.jdbcrepl.intercept.PrepareRequest;
 import io.jdbcrepl.intercept.PreparedBatch;
 import io.jdbcrepl.intercept.StatementInterceptor;
 import io.jdbcrepl.metrics.NodeMetrics;
+import io.jdbcrepl.metrics.ReplMetrics;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -28,6 +29,7 @@ final class MeasuredCapture implements StatementInterceptor {
 
     @Override
     public Object execute(Execution execution) throws SQLException {
+        if (!ReplMetrics.counting()) return capture.execute(execution);
         long start = System.nanoTime();
         Object result = capture.execute(execution);
         long nanos = System.nanoTime() - start;
@@ -44,6 +46,7 @@ final class MeasuredCapture implements StatementInterceptor {
 
     @Override
     public long[] executeBatch(PreparedBatch batch) throws SQLException {
+        if (!ReplMetrics.counting()) return capture.executeBatch(batch);
         long start = System.nanoTime();
         long[] counts = capture.executeBatch(batch);
         metrics.captured(counts.length, rows(counts), System.nanoTime() - start);
