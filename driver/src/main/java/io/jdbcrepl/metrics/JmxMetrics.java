@@ -14,20 +14,13 @@ import javax.management.ObjectName;
 
 /**
  * Registers an MXBean per node and per (node, peer) in the platform MBean server, domain
- * {@code jdbc.repl}. In a thread of its own: the platform MBean server takes a tenth of a second or
+ * {@code jdbc.repl}, in the background: the platform MBean server takes a tenth of a second or
  * more to start in a JVM that has not used it, which a first connection should not wait for.
  */
 final class JmxMetrics implements ReplMetrics.Observer {
 
     private static final DriverLog LOG = DriverLog.of(JmxMetrics.class);
     static final String DOMAIN = "jdbc.repl";
-    /** One thread, in order, gone after a second without work: not one of a node's threads, which end with the node. */
-    private static final java.util.concurrent.Executor REGISTRAR = new java.util.concurrent.ThreadPoolExecutor(0, 1, 1,
-            java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
-                Thread t = new Thread(r, "jdbc:repl JMX registration");
-                t.setDaemon(true);
-                return t;
-            });
 
     @Override
     public void node(NodeMetrics node) {
@@ -54,7 +47,7 @@ final class JmxMetrics implements ReplMetrics.Observer {
     }
 
     private static void register(String properties, Object bean) {
-        REGISTRAR.execute(() -> registerNow(properties, bean));
+        ReplMetrics.BACKGROUND.execute(() -> registerNow(properties, bean));
     }
 
     private static void registerNow(String properties, Object bean) {

@@ -22,6 +22,19 @@ public final class ReplMetrics {
     /** {@code -Dio.jdbcrepl.metrics=false}: nothing counted (the meters stay, at their values); for measuring their cost. */
     private static volatile boolean counting = !"false".equalsIgnoreCase(System.getProperty("io.jdbcrepl.metrics"));
 
+    /**
+     * Where meters are registered: one thread, in order, gone after a second without work (not one of
+     * a node's threads, which end with the node). JMX's platform MBean server takes a tenth of a
+     * second or more to start in a JVM that has not used it, and Micrometer's classes to load: a
+     * first connection does not wait for either.
+     */
+    static final java.util.concurrent.Executor BACKGROUND = new java.util.concurrent.ThreadPoolExecutor(0, 1, 1,
+            java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
+                Thread t = new Thread(r, "jdbc:repl metrics registration");
+                t.setDaemon(true);
+                return t;
+            });
+
     private ReplMetrics() {
     }
 
@@ -90,11 +103,13 @@ public final class ReplMetrics {
         started = true;
         observe(new JmxMetrics());
         if (micrometerPresent()) {
-            try {
-                ReplMeterBinder.bindGlobal();
-            } catch (LinkageError e) {
-                LOG.debug("jdbc:repl: Micrometer is on the class path but could not be used: " + e);
-            }
+            BACKGROUND.execute(() -> {
+                try {
+                    ReplMeterBinder.bindGlobal();
+                } catch (LinkageError e) {
+                    LOG.debug("jdbc:repl: Micrometer is on the class path but could not be used: " + e);
+                }
+            });
         }
     }
 
