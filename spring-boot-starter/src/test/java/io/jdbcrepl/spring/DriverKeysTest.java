@@ -3,6 +3,7 @@ package io.jdbcrepl.spring;
 import org.junit.jupiter.api.Test;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -35,6 +36,16 @@ class DriverKeysTest {
         yaml.put("jdbc-repl.tables[1]", "hr.*");
         yaml.put("jdbc-repl.tables[0]", "orders");
         assertThat(keys(yaml)).containsOnly(Map.entry("repl.tables", "orders,hr.*"));
+    }
+
+    @Test
+    void environmentVariablesCountToo() {
+        StandardEnvironment environment = new StandardEnvironment();
+        environment.getPropertySources().replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                Map.of("JDBCREPL_NODE", "shop1", "JDBCREPL_PEER_SHOP2_URL", "jdbc:postgresql://db2/shop")));
+        assertThat(DriverKeys.of(environment)).contains(
+                Map.entry("repl.node", "shop1"), Map.entry("repl.peer.shop2.url", "jdbc:postgresql://db2/shop"));
     }
 
     @Test
