@@ -92,6 +92,23 @@ class SpringBootStarterIT {
         assertThat(applyThreads(two)).isEmpty();
     }
 
+    /** Without jdbc-repl.node the URL is a pass-through: the application runs, its health says nothing of repl. */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = Vendor.class, names = "POSTGRESQL")
+    void aPassThroughIsUnknownToHealth(Vendor vendor) throws Exception {
+        TestDatabase db = databases.create(vendor, "bootpass");
+        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(ShopApplication.class)
+                .web(WebApplicationType.NONE)
+                .properties("spring.main.banner-mode=off", "spring.datasource.url=" + db.replUrl(),
+                        "spring.datasource.username=" + db.user(), "spring.datasource.password=" + db.password(),
+                        "spring.jmx.enabled=true", "spring.jmx.unique-names=true")
+                .run()) {
+            execute(context.getBean(DataSource.class), "CREATE TABLE items (id INT PRIMARY KEY)");
+            assertThat(repl(context).getStatus()).isEqualTo(Status.UNKNOWN);
+            assertThat(health(context).getStatus()).isEqualTo(Status.UP);
+        }
+    }
+
     private static ConfigurableApplicationContext start(String node, TestDatabase db, String peer, TestDatabase peerDb) {
         List<String> properties = new ArrayList<>(List.of(
                 "spring.application.name=" + node,
