@@ -1,0 +1,176 @@
+package io.jdbcrepl.spring;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.jdbcrepl.ReplDriver;
+import io.jdbcrepl.api.ReplAdmin;
+import io.jdbcrepl.it.support.TestDatabase;
+import io.jdbcrepl.it.support.TestDatabases;
+import io.jdbcrepl.it.support.Vendor;
+import io.jdbcrepl.spring.app.ShopApplication;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.actuate.health.HealthComponent;
+import org.springframework.boot.actuate.health.HealthEndpoint;
+import org.springframework.boot.actuate.health.Status;
+import org.springframework.boot.autoconfigure.jdbc.DataSourceProperties;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Two Spring Boot applications in one JVM, each a node with its own database, configured with
+ * {@code spring.datasource.url=jdbc:repl:...} and {@code jdbc-repl.*} properties only (no driver
+ * class name): rows replicate both ways, the health endpoint's {@code repl} follows the appliers,
+ * and closing the contexts leaves no apply thread behind.
+ */
+class SpringBootStarterIT {
+
+    @RegisterExtension
+    final TestDatabases databases = TestDatabases.perTest();
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = Vendor.class, names = {"POSTGRESQL", "MARIADB"})
+    void twoApplicationsReplicateAndReportHealth(Vendor vendor) throws Exception {
+        List<TestDatabase> dbs = databases.nodes(vendor, "boot", 2);
+        String prefix = vendor.name().toLowerCase(Locale.ROOT).substring(0, 2) + "boot";
+        String one = prefix + "1";
+        String two = prefix + "2";
+        ConfigurableApplicationContext first = start(one, dbs.get(0), two, dbs.get(1));
+        ConfigurableApplicationContext second = null;
+        HikariDataSource firstPool = first.getBean(HikariDataSource.class);
+        try {
+            second = start(two, dbs.get(1), one, dbs.get(0));
+            assertThat(first.getBean(DataSourceProperties.class).determineDriverClassName())
+                    .isEqualTo(ReplDriver.class.getName());
+
+            DataSource firstData = first.getBean(DataSource.class);
+            DataSource secondData = second.getBean(DataSource.class);
+            for (DataSource d : List.of(firstData, secondData)) {
+                execute(d, "CREATE TABLE items (id INT PRIMARY KEY, name VARCHAR(40))");
+            }
+            execute(firstData, "INSERT INTO items VALUES (1, 'from " + one + "')");
+            execute(secondData, "INSERT INTO items VALUES (2, 'from " + two + "')");
+            ReplAdmin firstAdmin = admin(firstData);
+            ReplAdmin secondAdmin = admin(secondData);
+            firstAdmin.waitForPeers(Duration.ofSeconds(20));
+            secondAdmin.waitForPeers(Duration.ofSeconds(20));
+            assertThat(names(firstData)).containsExactly("from " + one, "from " + two);
+            assertThat(names(secondData)).containsExactly("from " + one, "from " + two);
+
+            assertThat(repl(first).getStatus()).isEqualTo(Status.UP);
+            assertThat(repl(second).getStatus()).isEqualTo(Status.UP);
+            assertThat(health(first).getStatus()).isEqualTo(Status.UP);
+
+            firstAdmin.stopApply();
+            HealthComponent stopped = repl(first);
+            assertThat(stopped.getStatus()).isEqualTo(Status.DOWN);
+            assertThat(stopped.toString()).contains(two + ": applier NOT_RUNNING");
+            assertThat(health(first).getStatus()).isEqualTo(Status.DOWN);
+            assertThat(repl(second).getStatus()).isEqualTo(Status.UP);
+
+            firstAdmin.startApply();
+            assertThat(repl(first).getStatus()).isEqualTo(Status.UP);
+        } finally {
+            first.close();
+            if (second != null) second.close();
+        }
+        assertThat(firstPool.isClosed()).isTrue();
+        assertThat(applyThreads(one)).isEmpty();
+        assertThat(applyThreads(two)).isEmpty();
+    }
+
+    /** Without jdbc-repl.node the URL is a pass-through: the application runs, its health says nothing of repl. */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = Vendor.class, names = "POSTGRESQL")
+    void aPassThroughIsUnknownToHealth(Vendor vendor) throws Exception {
+        TestDatabase db = databases.create(vendor, "bootpass");
+        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(ShopApplication.class)
+                .web(WebApplicationType.NONE)
+                .properties("spring.main.banner-mode=off", "spring.datasource.url=" + db.replUrl(),
+                        "spring.datasource.username=" + db.user(), "spring.datasource.password=" + db.password(),
+                        "spring.jmx.enabled=true", "spring.jmx.unique-names=true")
+                .run()) {
+            execute(context.getBean(DataSource.class), "CREATE TABLE items (id INT PRIMARY KEY)");
+            assertThat(repl(context).getStatus()).isEqualTo(Status.UNKNOWN);
+            assertThat(health(context).getStatus()).isEqualTo(Status.UP);
+        }
+    }
+
+    private static ConfigurableApplicationContext start(String node, TestDatabase db, String peer, TestDatabase peerDb) {
+        List<String> properties = new ArrayList<>(List.of(
+                "spring.application.name=" + node,
+                "spring.main.banner-mode=off",
+                "spring.datasource.url=" + db.replUrl(),
+                "spring.datasource.username=" + db.user(),
+                "spring.datasource.password=" + db.password(),
+                // the test takes one connection at a time: a pool that grows on its own would open new
+                // connections, each of which starts the apply side again (SPEC 4)
+                "spring.datasource.hikari.minimum-idle=1",
+                "spring.datasource.hikari.maximum-pool-size=4",
+                "jdbc-repl.node=" + node,
+                "jdbc-repl.peers=" + peer,
+                "jdbc-repl.peer." + peer + ".url=" + peerDb.rawUrl(),
+                "jdbc-repl.peer." + peer + ".user=" + peerDb.user(),
+                "jdbc-repl.peer." + peer + ".password=" + peerDb.password(),
+                "jdbc-repl.apply.poll=50ms",
+                "jdbc-repl.health.cache=0s",
+                // the health endpoint is available without a web server when JMX exposes it
+                "spring.jmx.enabled=true",
+                "spring.jmx.unique-names=true"));
+        return new SpringApplicationBuilder(ShopApplication.class)
+                .web(WebApplicationType.NONE)
+                .properties(properties.toArray(String[]::new))
+                .run();
+    }
+
+    private static HealthComponent repl(ConfigurableApplicationContext context) {
+        return context.getBean(HealthEndpoint.class).healthForPath("repl");
+    }
+
+    private static HealthComponent health(ConfigurableApplicationContext context) {
+        return context.getBean(HealthEndpoint.class).health();
+    }
+
+    private static ReplAdmin admin(DataSource dataSource) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            return c.unwrap(ReplAdmin.class);
+        }
+    }
+
+    private static void execute(DataSource dataSource, String sql) throws SQLException {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    private static List<String> names(DataSource dataSource) throws SQLException {
+        List<String> names = new ArrayList<>();
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT name FROM items ORDER BY id")) {
+            while (rs.next()) names.add(rs.getString(1));
+        }
+        return names;
+    }
+
+    /** The node's apply and purge threads (InboundServer's names) still alive. */
+    private static List<String> applyThreads(String node) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(Thread::isAlive)
+                .map(Thread::getName)
+                .filter(n -> n.endsWith("->" + node) || n.equals("jdbc-repl-purge-" + node))
+                .toList();
+    }
+}
