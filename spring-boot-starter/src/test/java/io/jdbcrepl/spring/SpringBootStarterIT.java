@@ -7,6 +7,7 @@ import io.jdbcrepl.it.support.TestDatabase;
 import io.jdbcrepl.it.support.TestDatabases;
 import io.jdbcrepl.it.support.Vendor;
 import io.jdbcrepl.spring.app.ShopApplication;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -69,6 +70,12 @@ class SpringBootStarterIT {
             secondAdmin.waitForPeers(Duration.ofSeconds(20));
             assertThat(names(firstData)).containsExactly("from " + one, "from " + two);
             assertThat(names(secondData)).containsExactly("from " + one, "from " + two);
+            // the driver's meters are in the application's registry
+            MeterRegistry meters = second.getBean(MeterRegistry.class);
+            assertThat(meters.get("jdbc.repl.apply.transactions").tags("node", two, "peer", one, "outcome", "applied")
+                    .functionCounter().count()).isGreaterThanOrEqualTo(1);
+            assertThat(meters.get("jdbc.repl.applier.state").tags("node", two, "peer", one, "state", "RUNNING")
+                    .gauge().value()).isEqualTo(1);
 
             assertThat(repl(first).getStatus()).isEqualTo(Status.UP);
             assertThat(repl(second).getStatus()).isEqualTo(Status.UP);
