@@ -25,6 +25,9 @@ public interface ReplAdmin {
     /** Per peer: positions read and applied, lag, error queue depth, errors and the applier's state. */
     NodeStatus status() throws SQLException;
 
+    /** {@code repl.health.lag}: the lag above which a health check of this node reports DOWN (SPEC 8.5). */
+    Duration healthLag();
+
     /**
      * Purges the LCRs of this node's {@code repl_log} that every subscriber and every peer in
      * {@code repl.peers} has consumed, and drops subscribers silent for longer than

@@ -236,6 +236,11 @@ public final class NodeAdmin implements ReplAdmin {
     }
 
     @Override
+    public Duration healthLag() {
+        return node.config().healthLag();
+    }
+
+    @Override
     public long purge() throws SQLException {
         try (Connection c = local()) {
             return InboundServer.purge(node, c);

@@ -312,6 +312,11 @@ public final class ReplConfig {
                 .toList();
     }
 
+    /** SPEC 8.5: lag above which a health check reports DOWN. */
+    public Duration healthLag() {
+        return (Duration) value(ReplProperty.HEALTH_LAG);
+    }
+
     public Duration fkRetry() {
         return (Duration) value(ReplProperty.FK_RETRY);
     }

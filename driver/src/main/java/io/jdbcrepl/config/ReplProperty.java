@@ -69,6 +69,8 @@ public enum ReplProperty {
     HANDLER_TYPE("repl.handler.<name>.type", Type.ENUM, null, null,
             "Prebuilt handler: the resolution method. Required.",
             "RECORD", "IGNORE", "DISCARD", "OVERWRITE", "MAXIMUM", "MINIMUM", "DELTA"),
+    HEALTH_LAG("repl.health.lag", Type.DURATION, "30s", null,
+            "Lag above which health checks (the Spring Boot starter's `repl` indicator) report DOWN."),
     INSTALL("repl.install", Type.ENUM, "auto", null,
             "`auto` creates the driver's schema and tables when missing and upgrades those of an older driver; `none`"
                     + " fails clearly when they are missing or older.",

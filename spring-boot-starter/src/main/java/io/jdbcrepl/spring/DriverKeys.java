@@ -18,8 +18,8 @@ import java.util.regex.Pattern;
  */
 final class DriverKeys {
 
-    /** The starter's own settings ({@link JdbcReplProperties.Health}): the driver does not know them. */
-    private static final String STARTER_ONLY = "health.";
+    /** The starter's own setting ({@link JdbcReplProperties.Health#getCache()}): the driver does not know it. */
+    private static final String STARTER_ONLY = "health.cache";
     private static final Pattern INDEXED = Pattern.compile("(.+)\\.(\\d+)");
 
     private DriverKeys() {

@@ -13,7 +13,7 @@ import java.util.Map;
  * connection property {@code repl.<key>} ({@link DriverKeys}), also keys not declared here
  * ({@code jdbc-repl.loggroup.hr.emp.g1=...}); the driver checks them. The fields below are the
  * common keys, declared so that IDEs complete and document them, and the starter's own
- * {@code jdbc-repl.health.*}, which stay in the starter.
+ * {@code jdbc-repl.health.cache}, which stays in the starter.
  */
 @ConfigurationProperties(JdbcReplProperties.PREFIX)
 public class JdbcReplProperties {
@@ -185,7 +185,7 @@ public class JdbcReplProperties {
         }
     }
 
-    /** The health indicator's settings (SPEC 8.5's repl.health.lag); not passed to the driver. */
+    /** The health indicator's settings: {@code lag} is the driver's {@code repl.health.lag}, {@code cache} the starter's own. */
     public static class Health {
 
         /** Lag above which the health indicator reports DOWN. */

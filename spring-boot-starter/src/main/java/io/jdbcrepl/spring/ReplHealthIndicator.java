@@ -5,12 +5,11 @@ import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
 
 import javax.sql.DataSource;
-import java.time.Duration;
 import java.util.function.LongSupplier;
 
 /**
  * The health indicator {@code repl}: {@link ReplHealth} of the status of the data source's node.
- * A reading asks every peer, so one is reused for {@code jdbc-repl.health.cache}: frequent probes
+ * The lag limit is the node's {@code repl.health.lag}. A reading asks every peer, so one is reused for {@code jdbc-repl.health.cache}: frequent probes
  * do not hammer the peers. A data source whose connections are no node (no {@code repl.node})
  * reports UNKNOWN, which leaves the application's health as it is.
  */
@@ -18,7 +17,6 @@ public class ReplHealthIndicator implements HealthIndicator {
 
     private final DataSource dataSource;
     private final ReplNodes nodes;
-    private final Duration lagLimit;
     private final long cacheNanos;
     private final LongSupplier nanoTime;
     private Health last;
@@ -31,7 +29,6 @@ public class ReplHealthIndicator implements HealthIndicator {
     ReplHealthIndicator(DataSource dataSource, ReplNodes nodes, JdbcReplProperties.Health settings, LongSupplier nanoTime) {
         this.dataSource = dataSource;
         this.nodes = nodes;
-        this.lagLimit = settings.getLag();
         this.cacheNanos = settings.getCache().toNanos();
         this.nanoTime = nanoTime;
     }
@@ -50,7 +47,8 @@ public class ReplHealthIndicator implements HealthIndicator {
         try {
             ReplAdmin admin = nodes.admin(dataSource);
             if (admin == null) return Health.unknown().withDetail("node", "none: no repl.node, a pass-through").build();
-            return ReplHealth.of(admin.status(), lagLimit);
+            // the node's repl.health.lag, wherever it was set (jdbc-repl.health.lag, the URL, repl.config)
+            return ReplHealth.of(admin.status(), admin.healthLag());
         } catch (Exception e) {
             return Health.down(e).build();
         }

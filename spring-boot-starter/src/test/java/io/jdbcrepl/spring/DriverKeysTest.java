@@ -49,8 +49,9 @@ class DriverKeysTest {
     }
 
     @Test
-    void theStartersOwnKeysStayInTheStarter() {
-        assertThat(keys(Map.of("jdbc-repl.health.lag", "1m", "jdbc-repl.health.cache", "0s"))).isEmpty();
+    void theStartersOwnKeyStaysInTheStarterAndTheLagLimitIsTheDrivers() {
+        assertThat(keys(Map.of("jdbc-repl.health.lag", "1m", "jdbc-repl.health.cache", "0s")))
+                .containsExactly(Map.entry("repl.health.lag", "1m"));
     }
 
     private static Properties keys(Map<String, Object> properties) {

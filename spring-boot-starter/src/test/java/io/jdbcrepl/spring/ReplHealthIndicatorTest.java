@@ -85,6 +85,11 @@ class ReplHealthIndicatorTest {
         }
 
         @Override
+        public Duration healthLag() {
+            return Duration.ofSeconds(30);
+        }
+
+        @Override
         public void install() {
             throw new UnsupportedOperationException();
         }

@@ -79,6 +79,9 @@ class SpringBootStarterIT {
 
             assertThat(repl(first).getStatus()).isEqualTo(Status.UP);
             assertThat(repl(second).getStatus()).isEqualTo(Status.UP);
+            // jdbc-repl.health.lag is the driver's repl.health.lag, which the indicator reads back from the node
+            assertThat(((org.springframework.boot.actuate.health.Health) repl(first)).getDetails())
+                    .containsEntry("lagLimitSeconds", 60L);
             assertThat(health(first).getStatus()).isEqualTo(Status.UP);
 
             firstAdmin.stopApply();
@@ -134,6 +137,7 @@ class SpringBootStarterIT {
                 "jdbc-repl.peer." + peer + ".password=" + peerDb.password(),
                 "jdbc-repl.apply.poll=50ms",
                 "jdbc-repl.health.cache=0s",
+                "jdbc-repl.health.lag=1m",
                 // the health endpoint is available without a web server when JMX exposes it
                 "spring.jmx.enabled=true",
                 "spring.jmx.unique-names=true"));
