@@ -6,6 +6,7 @@ import io.jdbcrepl.apply.InboundServer;
 import io.jdbcrepl.apply.NodeAdmin;
 import io.jdbcrepl.apply.Outage;
 import io.jdbcrepl.dialect.Dialect;
+import io.jdbcrepl.config.DurationText;
 import io.jdbcrepl.config.InstallMode;
 import io.jdbcrepl.config.ReplConfig;
 import io.jdbcrepl.intercept.SqlState;
@@ -106,7 +107,8 @@ final class ApplyCommands {
 
     static int await(Invocation invocation) throws SQLException, UsageException {
         Node node = node(invocation);
-        String timeoutText = invocation.value("--timeout") == null ? "60s" : invocation.value("--timeout").trim();
+        String timeoutText = invocation.value("--timeout") == null ? DurationText.of(Commands.DEFAULT_WAIT_TIMEOUT)
+                : invocation.value("--timeout").trim(); // as the user wrote it
         try {
             new NodeAdmin(node).waitForPeers(invocation.duration("--timeout", Commands.DEFAULT_WAIT_TIMEOUT), timeoutText,
                     Commands.NO_APPLIER_GRACE);

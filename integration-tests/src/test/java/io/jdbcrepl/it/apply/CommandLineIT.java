@@ -23,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The commands of SPEC 7 against two real nodes: their text output, their --json output, their
@@ -121,7 +122,27 @@ class CommandLineIT {
         assertThat(await.exit()).isEqualTo(1);
         assertThat(await.out()).isEmpty();
         assertThat(await.err().lines()).singleElement().asString().startsWith("jdbc-repl: wait: Waited 300ms for the changes of peer n2")
+                .contains("; no applier from n2 holds its apply lock and none applied anything meanwhile")
                 .doesNotContain("PT0.3S");
+    }
+
+    /**
+     * The Java call has no grace: it waits its whole timeout without an applier (one between two
+     * sessions holds no lock for a while), then names the timeout as people write it and says that
+     * no applier ran.
+     */
+    @Test
+    void theJavaCallWaitsItsWholeTimeoutAndSaysNoApplierRan() throws Exception {
+        twoNodes(Map.of("repl.apply", "false"));
+        cluster.execute(1, "UPDATE employees SET salary = 5000 WHERE employee_id = 200");
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> cluster.admin(0).waitForPeers(java.time.Duration.ofMillis(4500)))
+                .isInstanceOfSatisfying(java.sql.SQLTimeoutException.class, e -> {
+                    assertThat(e.getSQLState()).isEqualTo("HYT00");
+                    assertThat(e.getMessage()).startsWith("Waited 4s500ms for the changes of peer n2 to be applied at n1")
+                            .contains("; no applier from n2 holds its apply lock and none applied anything meanwhile");
+                });
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).as("no grace of 3 s").isGreaterThanOrEqualTo(4500);
     }
 
     /**
