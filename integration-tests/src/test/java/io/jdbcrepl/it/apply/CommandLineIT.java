@@ -360,6 +360,48 @@ class CommandLineIT {
         assertThat(badDatabase.err()).startsWith("jdbc-repl: apply failed:").endsWith("(SQLState 3D000)\n");
     }
 
+    /**
+     * {@code status --watch} in a JVM of its own (the shaded jar), its output redirected to a file:
+     * refreshes after a blank line, each with its time, no ANSI codes; Ctrl-C (SIGINT) ends it with
+     * exit code 0. Where this JVM was started with SIGINT ignored (a background job), the child
+     * inherits that and SIGTERM stands in for it: both end the watch the same way.
+     */
+    @Test
+    void statusWatchInAProcessOfItsOwnExitsZeroOnCtrlC() throws Exception {
+        Path output = Files.createTempFile("cli-watch", ".txt");
+        String h2 = Path.of(org.h2.Driver.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m",
+                "-cp", System.getProperty("repl.driverJar") + java.io.File.pathSeparator + h2, "io.jdbcrepl.cli.Main",
+                "status", "--url", "jdbc:repl:h2:mem:watch;DB_CLOSE_DELAY=-1?repl.node=alone", "--watch", "1")
+                .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90); // a JVM starting on a busy machine
+            while (Files.readString(output).split("Node alone", -1).length < 3) {
+                assertThat(System.nanoTime()).as("two refreshes; so far: %s", Files.readString(output)).isLessThan(deadline);
+                assertThat(process.isAlive()).as("the watch runs; it printed: %s", Files.readString(output)).isTrue();
+                Thread.sleep(100);
+            }
+            String signal = sigintIgnored() ? "-TERM" : "-INT";
+            assertThat(new ProcessBuilder("kill", signal, Long.toString(process.pid())).start().waitFor()).isZero();
+            assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("ended by kill " + signal).isTrue();
+            String text = Files.readString(output);
+            assertThat(process.exitValue()).as("exit code after kill %s; it printed:%n%s", signal, text).isZero();
+            assertThat(text).startsWith("At ").contains(", every 1s until interrupted:\nNode alone\n")
+                    .contains("\n\nAt ").doesNotContain("\033");
+        } finally {
+            process.destroyForcibly();
+            Files.deleteIfExists(output);
+        }
+    }
+
+    /** Whether this process ignores SIGINT (bit 2 of SigIgn in /proc/self/status), which its children inherit. */
+    private static boolean sigintIgnored() throws java.io.IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("SigIgn:")) return (Long.parseUnsignedLong(line.substring(7).trim(), 16) & 0b10) != 0;
+        }
+        return false;
+    }
+
     /** A configuration error: exit code 2, as the README says. */
     @Test
     void aUrlWithoutANodeFailsInOneLine() {
