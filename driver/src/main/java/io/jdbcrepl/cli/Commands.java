@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The command table of SPEC section 7. */
+/** The command table: every command, its options and its help. */
 final class Commands {
 
     static final Duration DEFAULT_WAIT_TIMEOUT = Duration.ofSeconds(60);
@@ -19,7 +19,7 @@ final class Commands {
                     """
                     Starts three nodes on embedded H2 databases in this JVM, each with its own
                     jdbc:repl: URL and conflict handlers, that apply each other's changes. Plays the
-                    seed's salary conflict, then runs writers on every node for --seconds that
+                    salary conflict of docs/conflicts.md, then runs writers on every node for --seconds that
                     collide on purpose (counters, salaries, orders, badges), with a progress line;
                     then prints transactions per node, conflicts by handler, the error queue, the
                     replication lag and a comparison of every table across the nodes.
