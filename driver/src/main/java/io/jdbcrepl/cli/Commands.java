@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The command table: every command, its options and its help. */
+/** The command table of SPEC section 7. */
 final class Commands {
 
     static final Duration DEFAULT_WAIT_TIMEOUT = Duration.ofSeconds(60);
