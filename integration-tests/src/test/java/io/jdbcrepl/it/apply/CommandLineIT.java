@@ -149,7 +149,8 @@ class CommandLineIT {
      * {@code status} reads the applier's state from the database, not from its own JVM: an applier
      * in another process (PostgreSQL, MariaDB: the apply command in a JVM of its own; H2, in memory:
      * an applier of this JVM that status, with another URL for the same database, does not share)
-     * shows RUNNING and the lag the database holds, and NOT_RUNNING once it stops. Then {@code wait}
+     * shows RUNNING and the lag the database holds (one transaction while the applier of another
+     * JVM waits for a row the test keeps locked), and NOT_RUNNING once it stops. Then {@code wait}
      * with no applier anywhere fails at once instead of running its minute.
      */
     @ParameterizedTest
@@ -186,6 +187,32 @@ class CommandLineIT {
             Map<String, Object> peer = (Map<String, Object>) ((List<?>) ((Map<?, ?>) Json.read(json.out().trim())).get("peers")).get(0);
             assertThat(peer.get("state")).isEqualTo("RUNNING");
             assertThat(peer.get("errorCount").toString()).isEqualTo("0"); // counted by the applier's own process only
+
+            if (process != null) {
+                // the real lag while the other process applies: it waits for a row this test keeps locked
+                try (var holder = cluster.db(0).openRaw()) {
+                    holder.setAutoCommit(false);
+                    try (var s = holder.createStatement()) {
+                        s.executeQuery("SELECT salary FROM employees WHERE employee_id = 200 FOR UPDATE").close();
+                    }
+                    cluster.execute(1, "UPDATE employees SET salary = 5050 WHERE employee_id = 200");
+                    long lagDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                    String lagging = peerLine(statusUrl);
+                    while (!lagging.matches("n2 +RUNNING +1 +\\d+ .*")) {
+                        assertThat(System.nanoTime()).as("status while the other process waits for the row: %s", lagging)
+                                .isLessThan(lagDeadline);
+                        Thread.sleep(200);
+                        lagging = peerLine(statusUrl);
+                    }
+                    holder.rollback();
+                }
+                long caughtUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (!peerLine(statusUrl).matches("n2 +RUNNING +0 .*")) {
+                    assertThat(System.nanoTime()).as("status once the row is free again").isLessThan(caughtUp);
+                    Thread.sleep(200);
+                }
+                assertThat(cluster.count(0, "SELECT salary FROM employees WHERE employee_id = 200")).isEqualTo(5050);
+            }
 
             cluster.execute(1, "UPDATE employees SET salary = 5100 WHERE employee_id = 200");
             Run await = cli(withCredentials(statusUrl, "wait", "--timeout", "60s"));
