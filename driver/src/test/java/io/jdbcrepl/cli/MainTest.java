@@ -587,6 +587,31 @@ class MainTest {
         assertThat(waitAlone.exitCode()).as(waitAlone.err()).isEqualTo(ExitCode.OK);
     }
 
+    /** The README's table of commands names each command there is, and only options that command takes. */
+    @Test
+    void theReadmesCommandTableNamesRealCommandsAndOptions() throws java.io.IOException {
+        String readme = java.nio.file.Files.readString(java.nio.file.Path.of("..", "README.md")).replace("\r\n", "\n");
+        int start = readme.indexOf("| command | what it does |");
+        assertThat(start).as("the README's table of commands").isNotNegative();
+        List<String> rows = readme.substring(start).lines().skip(2).takeWhile(l -> l.startsWith("|")).toList();
+        List<String> named = new ArrayList<>();
+        for (String row : rows) {
+            java.util.regex.Matcher first = java.util.regex.Pattern.compile("^\\| `([a-z]+)").matcher(row);
+            assertThat(first.find()).as(row).isTrue();
+            Command command = Commands.find(first.group(1));
+            assertThat(command).as(row).isNotNull();
+            named.add(command.name);
+            List<Option> options = command.isGroup()
+                    ? command.subcommands.stream().flatMap(c -> c.options.stream()).toList() : command.options;
+            java.util.regex.Matcher option = java.util.regex.Pattern.compile("`(--[a-z-]+)").matcher(row);
+            while (option.find()) {
+                String name = option.group(1);
+                assertThat(options).as("'%s' takes %s (README: %s)", command.name, name, row).anyMatch(o -> o.name().equals(name));
+            }
+        }
+        assertThat(named).containsExactlyInAnyOrderElementsOf(Commands.ALL.stream().map(c -> c.name).toList());
+    }
+
     private static Command commandNamed(String name) {
         String[] words = name.split(" ");
         Command command = Commands.find(words[0]);
