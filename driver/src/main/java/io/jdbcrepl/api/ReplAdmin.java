@@ -18,7 +18,14 @@ public interface ReplAdmin {
      * Returns once every change committed at every peer before the call has been applied here or
      * queued in the error queue (SPEC 4.7).
      *
-     * @throws java.sql.SQLTimeoutException when {@code timeout} passes first (SQLState HYT00)
+     * <p>It waits its whole {@code timeout} even when no applier from a peer runs, unlike the
+     * command line's {@code wait}, which gives up after 3 seconds without one: an applier between
+     * two sessions (backing off after an outage, a standby about to take over, a JVM still starting)
+     * holds no apply lock for a while, and the caller chose how long that may take. The timeout's
+     * message then says so: no applier holds the peer's apply lock and none applied anything.
+     *
+     * @throws java.sql.SQLTimeoutException when {@code timeout} passes first (SQLState HYT00); its
+     *         message names the timeout as people write it ({@code 20s}, {@code 1m30s}, {@code 500ms})
      */
     void waitForPeers(Duration timeout) throws SQLException;
 

@@ -4,6 +4,7 @@ import io.jdbcrepl.api.ErrorEntry;
 import io.jdbcrepl.api.NodeStatus;
 import io.jdbcrepl.api.PeerStatus;
 import io.jdbcrepl.api.ReplAdmin;
+import io.jdbcrepl.config.DurationText;
 import io.jdbcrepl.config.InstallMode;
 import io.jdbcrepl.config.PeerConfig;
 import io.jdbcrepl.intercept.SqlState;
@@ -30,6 +31,7 @@ import java.util.Optional;
 public final class NodeAdmin implements ReplAdmin {
 
     private static final long WAIT_POLL_MILLIS = 10;
+    private static final long FOREVER_SECONDS = 100L * 365 * 86_400;
 
     private final Node node;
 
@@ -51,9 +53,10 @@ public final class NodeAdmin implements ReplAdmin {
         }
     }
 
+    /** Waits its whole timeout, applier or not: see {@link ReplAdmin#waitForPeers(Duration)}. */
     @Override
     public void waitForPeers(Duration timeout) throws SQLException {
-        waitForPeers(timeout, timeout.toString(), null);
+        waitForPeers(timeout, DurationText.of(timeout), null);
     }
 
     /**
@@ -63,7 +66,9 @@ public final class NodeAdmin implements ReplAdmin {
      * long while changes are still to apply: waiting longer would be in vain.
      */
     public void waitForPeers(Duration timeout, String timeoutText, Duration noApplierGrace) throws SQLException {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        // a timeout beyond a century is as good as none, and toNanos() would overflow
+        long deadline = System.nanoTime() + Math.min(timeout.toSeconds(), FOREVER_SECONDS) * 1_000_000_000L
+                + timeout.toNanosPart();
         ProgressStore progress = new ProgressStore(node.changeLog());
         // a use of the node: its apply side does not stop (the connection's linger) while it is awaited
         try (Node.Lease waiting = node.lease(); Connection local = local()) {
@@ -74,8 +79,7 @@ public final class NodeAdmin implements ReplAdmin {
                     Position initial = source.dialect().part(SourceReaders.class).initial();
                     String mark = reader.mark();
                     // each peer's applier gets the grace from when its wait starts
-                    ApplierWatch watch = noApplierGrace == null ? null
-                            : new ApplierWatch(peer.name(), System.nanoTime(), noApplierGrace);
+                    ApplierWatch watch = new ApplierWatch(peer.name(), System.nanoTime(), noApplierGrace);
                     while (true) {
                         Optional<Position> at = progress.read(local, peer.name());
                         String rewound = at.isPresent() ? progress.rewound(local, peer.name()) : null;
@@ -87,11 +91,14 @@ public final class NodeAdmin implements ReplAdmin {
                         }
                         if (at.isPresent() && reader.consumed(mark,
                                 ProgressStore.ofKind(at.get(), initial, node.name(), peer.name()))) break;
-                        if (watch != null) watch.check(local, at.orElse(null));
-                        if (System.nanoTime() > deadline) {
+                        watch.check(local, at.orElse(null));
+                        if (System.nanoTime() - deadline > 0) {
                             throw new SQLTimeoutException("Waited " + timeoutText + " for the changes of peer " + peer.name()
                                     + " to be applied at " + node.name() + "; applied so far: "
-                                    + at.map(Position::encode).orElse("nothing"), SqlState.TIMEOUT_EXPIRED.code());
+                                    + at.map(Position::encode).orElse("nothing") + (watch.alive(local) ? ""
+                                    : "; no applier from " + peer.name() + " holds its apply lock and none applied"
+                                    + " anything meanwhile: is one running (an application with repl.apply=true, or the apply command)?"),
+                                    SqlState.TIMEOUT_EXPIRED.code());
                         }
                         try {
                             Thread.sleep(WAIT_POLL_MILLIS);
@@ -105,37 +112,54 @@ public final class NodeAdmin implements ReplAdmin {
         }
     }
 
-    /** Whether an applier from one peer shows a sign of life: it holds the apply lock, or the progress moves. */
+    /**
+     * Whether an applier from one peer shows a sign of life: it holds the apply lock, or the progress
+     * moves. With a grace, a wait gives up once there has been none for that long; without one it
+     * never reads the lock while it waits (on H2 reading it locks its row for a moment, which an
+     * applier starting then would take for another applier's).
+     */
     private final class ApplierWatch {
         private static final long CHECK_NANOS = 200_000_000L;
         private final String peer;
-        private final Duration grace;
+        private final Duration grace; // null: never give up early
         private long lastSign;
         private long lastCheck;
         private Position lastAt;
         private boolean first = true;
+        private boolean seen;
 
         ApplierWatch(String peer, long start, Duration grace) {
             this.peer = peer;
             this.grace = grace;
             this.lastSign = start;
+            this.lastCheck = start - CHECK_NANOS;
         }
 
         void check(Connection local, Position at) throws SQLException {
             long now = System.nanoTime();
-            if (!first && !java.util.Objects.equals(at, lastAt)) lastSign = now;
+            if (!first && !java.util.Objects.equals(at, lastAt)) sign(now);
             first = false;
             lastAt = at;
-            if (now - lastCheck < CHECK_NANOS) return;
+            if (grace == null || now - lastCheck < CHECK_NANOS) return;
             lastCheck = now;
             if (holdsOrUnknown(local)) {
-                lastSign = now;
+                sign(now);
             } else if (now - lastSign > grace.toNanos()) {
                 throw SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception("No applier from peer " + peer + " runs at "
                         + node.name() + ": none holds its apply lock and nothing was applied from " + peer
                         + (at == null ? " yet" : " lately (applied so far: " + at.encode() + ")")
                         + "; start one (the apply command, or an application with repl.apply=true) and wait again");
             }
+        }
+
+        private void sign(long now) {
+            lastSign = now;
+            seen = true;
+        }
+
+        /** Whether an applier applied anything while watched, or holds the lock now. */
+        boolean alive(Connection local) {
+            return seen || holdsOrUnknown(local);
         }
 
         /** A lock this user may not read says nothing: only a lock known free makes wait give up. */

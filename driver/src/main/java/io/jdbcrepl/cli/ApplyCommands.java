@@ -6,6 +6,7 @@ import io.jdbcrepl.apply.InboundServer;
 import io.jdbcrepl.apply.NodeAdmin;
 import io.jdbcrepl.apply.Outage;
 import io.jdbcrepl.dialect.Dialect;
+import io.jdbcrepl.config.DurationText;
 import io.jdbcrepl.config.InstallMode;
 import io.jdbcrepl.config.ReplConfig;
 import io.jdbcrepl.intercept.SqlState;
@@ -106,7 +107,8 @@ final class ApplyCommands {
 
     static int await(Invocation invocation) throws SQLException, UsageException {
         Node node = node(invocation);
-        String timeoutText = invocation.value("--timeout") == null ? "60s" : invocation.value("--timeout").trim();
+        String timeoutText = invocation.value("--timeout") == null ? DurationText.of(Commands.DEFAULT_WAIT_TIMEOUT)
+                : invocation.value("--timeout").trim(); // as the user wrote it
         try {
             new NodeAdmin(node).waitForPeers(invocation.duration("--timeout", Commands.DEFAULT_WAIT_TIMEOUT), timeoutText,
                     Commands.NO_APPLIER_GRACE);
@@ -119,13 +121,37 @@ final class ApplyCommands {
         return ExitCode.OK;
     }
 
-    static int status(Invocation invocation) throws SQLException {
-        NodeStatus status = new NodeAdmin(node(invocation)).status();
-        PrintStream out = invocation.out;
-        if (invocation.flag(Option.JSON.name())) {
-            out.println(Json.write(json(status)));
-            return ExitCode.OK;
+    static int status(Invocation invocation) throws SQLException, UsageException {
+        NodeAdmin admin = new NodeAdmin(node(invocation));
+        if (invocation.flag("--watch")) {
+            int seconds = invocation.integer("--watch", StatusWatch.DEFAULT_SECONDS, 1, 86_400);
+            int count = invocation.integer("--count", 0, 1, Integer.MAX_VALUE);
+            return new StatusWatch(invocation.out, StatusWatch.isTerminal(invocation.out), seconds, count)
+                    .run(admin::status, ApplyCommands::print);
         }
+        NodeStatus status = admin.status();
+        if (invocation.flag(Option.JSON.name())) {
+            invocation.out.println(Json.write(json(status)));
+        } else {
+            print(status, invocation.out);
+        }
+        return ExitCode.OK;
+    }
+
+    /** {@code --watch} goes without {@code --json}; {@code --count} with {@code --watch}; their values are whole seconds and a count. */
+    static void checkStatus(Invocation invocation) throws UsageException {
+        boolean watch = invocation.flag("--watch");
+        if (watch && invocation.flag(Option.JSON.name())) {
+            throw new UsageException("'status' takes --watch or --json, not both");
+        }
+        if (!watch && invocation.value("--count") != null) {
+            throw new UsageException("option '--count' goes with --watch");
+        }
+        invocation.integer("--watch", StatusWatch.DEFAULT_SECONDS, 1, 86_400);
+        invocation.integer("--count", 0, 1, Integer.MAX_VALUE);
+    }
+
+    private static void print(NodeStatus status, PrintStream out) {
         out.println("Node " + status.node());
         if (status.peers().isEmpty()) {
             out.println("No peers to apply from: the URL sets no repl.peers.");
@@ -149,7 +175,6 @@ final class ApplyCommands {
             out.println("Tables without primary key, replicated by every comparable column: "
                     + String.join(", ", status.keylessTables()));
         }
-        return ExitCode.OK;
     }
 
     private static Map<String, Object> json(NodeStatus status) {

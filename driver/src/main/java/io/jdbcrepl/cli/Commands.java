@@ -19,7 +19,7 @@ final class Commands {
                     """
                     Starts three nodes on embedded H2 databases in this JVM, each with its own
                     jdbc:repl: URL and conflict handlers, that apply each other's changes. Plays the
-                    seed's salary conflict, then runs writers on every node for --seconds that
+                    salary conflict of docs/conflicts.md, then runs writers on every node for --seconds that
                     collide on purpose (counters, salaries, orders, badges), with a progress line;
                     then prints transactions per node, conflicts by handler, the error queue, the
                     replication lag and a comparison of every table across the nodes.
@@ -29,8 +29,8 @@ final class Commands {
                     progress, subscribers, error queue and conflicts), so give it databases made
                     for it; it can run on them again, also after a demo of other databases. It
                     ends with the status and errors list commands that show node n1.""",
-                    List.of(Option.value("--nodes", "n", "how many embedded nodes, 2 to 9 (default 3)"),
-                            Option.value("--seconds", "s", "how long the writers run, 1 to 3600 (default 10)"),
+                    List.of(Option.value("--nodes", "count: 2-9", "how many embedded nodes (default 3)"),
+                            Option.value("--seconds", "seconds: 1-3600", "how long the writers run (default 10)"),
                             Option.value("--url", "jdbc:repl:url",
                                     "a node's database instead of embedded H2, once per node (no repl.node)")
                                     .asRepeatable(),
@@ -47,8 +47,17 @@ final class Commands {
                     waiting in the error queue, APPLIED the position applied here; then the
                     subscribers of this node's log that were dropped after repl.retention. A peer
                     that went back in time (restored from a backup, or a crash lost commits) is
-                    shown REWOUND, with the evidence.""",
-                    with(CONNECTION, Option.JSON), Command.Check.NONE, ApplyCommands::status),
+                    shown REWOUND, with the evidence.
+                    With --watch it reads the status again every 2 seconds, or as many as it is
+                    given, until interrupted (Ctrl-C: exit code 0): in place on a terminal;
+                    elsewhere each refresh follows a blank line and starts with a line that says
+                    when it was read. --count ends it after that many refreshes (exit code 1 when
+                    the last one failed).""",
+                    with(CONNECTION, Option.JSON,
+                            Option.optionalValue("--watch", "seconds: 1-86400",
+                                    "show it again every so many seconds (default 2) until interrupted"),
+                            Option.value("--count", "refreshes", "with --watch: stop after this many refreshes")),
+                    ApplyCommands::checkStatus, ApplyCommands::status),
             Command.leaf("wait", "", 0, 0,
                     "wait until this node has applied everything its peers committed so far",
                     """
@@ -57,8 +66,8 @@ final class Commands {
                     passes (exit code 1). The apply side must be running (in an application or in
                     the apply command): when no applier, in any process, holds a peer's apply lock
                     or applies anything within 3 seconds, it fails at once (exit code 1).""",
-                    with(CONNECTION, Option.value("--timeout", "duration",
-                            "how long to wait, such as 30s, 5m or 1h (default 60s)")),
+                    with(CONNECTION, Option.value("--timeout", "duration: 30s, 5m, 1h",
+                            "how long to wait (default 60s); 500ms, 2m30s and 7d work too")),
                     invocation -> invocation.duration("--timeout", DEFAULT_WAIT_TIMEOUT), ApplyCommands::await),
             Command.group("errors",
                     "list, show, retry or delete transactions in the error queue",
@@ -101,11 +110,11 @@ final class Commands {
             Command.leaf("verify", "", 0, 0,
                     "compare a table's rows across nodes and list the keys that differ",
                     """
-                    Reads <table> on this node and on each of its peers (repl.peers), compares the
+                    Reads the --table on this node and on each of its peers (repl.peers), compares the
                     rows by key and lists the keys whose rows differ or exist on one side only.
                     Exit code 0 when all nodes agree, 1 when they differ.""",
-                    with(CONNECTION, Option.value("--table", "table",
-                            "schema.table or table (this connection's current schema)").asRequired(),
+                    with(CONNECTION, Option.value("--table", "[schema.]table",
+                            "the table to compare; without a schema, in this connection's current one").asRequired(),
                             Option.JSON),
                     Command.Check.NONE, VerifyCommand::run),
             Command.leaf("refresh", "<view>...", 1, Integer.MAX_VALUE,
@@ -140,9 +149,9 @@ final class Commands {
                     owner of the driver's tables. MariaDB/MySQL users are name@host (host %
                     when omitted).""",
                     with(CONNECTION, Option.flag("--grants", "print the GRANT statements of each role; change nothing"),
-                            Option.value("--app-user", "name", "the application's user (default repl_app)"),
-                            Option.value("--apply-user", "name", "the apply side's user (default repl_apply)"),
-                            Option.value("--reader-user", "name",
+                            Option.value("--app-user", "user", "the application's user (default repl_app)"),
+                            Option.value("--apply-user", "user", "the apply side's user (default repl_apply)"),
+                            Option.value("--reader-user", "user",
                                     "the user the peers read this node's log with (default repl_reader)")),
                     Commands::checkGrants, ApplyCommands::install));
 

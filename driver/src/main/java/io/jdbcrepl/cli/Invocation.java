@@ -63,6 +63,13 @@ final class Invocation {
                     throw new UsageException("option '" + name + "' takes no value");
                 }
                 invocation.flags.add(name);
+            } else if (option.valueOptional()) {
+                invocation.flags.add(name);
+                if (equals >= 0) {
+                    invocation.put(name, arg.substring(equals + 1));
+                } else if (i + 1 < args.size() && !args.get(i + 1).startsWith("-")) {
+                    invocation.put(name, args.get(++i));
+                }
             } else if (equals >= 0) {
                 invocation.put(name, arg.substring(equals + 1));
             } else if (i + 1 < args.size()) {
@@ -118,6 +125,7 @@ final class Invocation {
         return List.copyOf(repeated.getOrDefault(optionName, List.of()));
     }
 
+    /** Whether a flag, or an option whose value is optional, was given. */
     boolean flag(String optionName) {
         return flags.contains(optionName);
     }

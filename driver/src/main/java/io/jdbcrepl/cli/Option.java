@@ -3,12 +3,14 @@ package io.jdbcrepl.cli;
 /**
  * One {@code --name} option of a command: a flag when {@code valueName} is null, otherwise it
  * takes a value ({@code --name value} or {@code --name=value}); a repeatable one may be given
- * several times.
+ * several times. One whose value is optional ({@code --watch [seconds]}) takes the next argument
+ * only when that is no option: it is for commands without operands.
  */
-record Option(String name, String valueName, String description, boolean required, boolean repeatable) {
+record Option(String name, String valueName, String description, boolean required, boolean repeatable,
+              boolean valueOptional) {
 
     Option(String name, String valueName, String description, boolean required) {
-        this(name, valueName, description, required, false);
+        this(name, valueName, description, required, false, false);
     }
 
     static final Option URL = new Option("--url", "jdbc:repl:url",
@@ -26,12 +28,17 @@ record Option(String name, String valueName, String description, boolean require
         return new Option(name, valueName, description, false);
     }
 
+    /** {@code --name [valueName]}: a flag that may be given a value. */
+    static Option optionalValue(String name, String valueName, String description) {
+        return new Option(name, valueName, description, false, false, true);
+    }
+
     Option asRequired() {
-        return new Option(name, valueName, description, true, repeatable);
+        return new Option(name, valueName, description, true, repeatable, valueOptional);
     }
 
     Option asRepeatable() {
-        return new Option(name, valueName, description, required, true);
+        return new Option(name, valueName, description, required, true, valueOptional);
     }
 
     boolean takesValue() {
@@ -40,13 +47,13 @@ record Option(String name, String valueName, String description, boolean require
 
     /** "--url <jdbc:repl:url>", bracketed when optional, for usage lines. */
     String synopsis() {
-        String text = takesValue() ? name + " <" + valueName + ">" : name;
-        text = required ? text : "[" + text + "]";
+        String text = required ? label() : "[" + label() + "]";
         return repeatable ? text + "..." : text;
     }
 
-    /** "--url <jdbc:repl:url>" without brackets, for the option list. */
+    /** "--url <jdbc:repl:url>" or "--watch [seconds]" without outer brackets, for the option list. */
     String label() {
-        return takesValue() ? name + " <" + valueName + ">" : name;
+        if (!takesValue()) return name;
+        return valueOptional ? name + " [" + valueName + "]" : name + " <" + valueName + ">";
     }
 }

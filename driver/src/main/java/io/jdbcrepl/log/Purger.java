@@ -1,5 +1,6 @@
 package io.jdbcrepl.log;
 
+import io.jdbcrepl.config.DurationText;
 import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.logging.DriverLog;
 
@@ -41,7 +42,7 @@ public final class Purger {
             if (s.silence().compareTo(retention) > 0) {
                 subscribers.drop(local, s.name());
                 LOG.error("jdbc:repl: subscriber " + s.name() + " of " + node + " has been silent since "
-                        + s.updatedAt() + ", longer than repl.retention=" + retention + ": dropped; its changes from "
+                        + s.updatedAt() + ", longer than repl.retention=" + DurationText.of(retention) + ": dropped; its changes from "
                         + node + " are no longer kept for it", null);
                 continue;
             }

@@ -182,6 +182,7 @@ public final class ProxyFactory {
     /** Generates the final forwarding subclass of {@code base}. */
     static DynamicType.Unloaded<?> generate(Class<?> base, boolean recording) {
         DynamicType.Builder<?> builder = new ByteBuddy()
+                .with(SortedMethodGraph.COMPILER) // the same bytes from every build
                 .subclass(base, ConstructorStrategy.Default.IMITATE_SUPER_CLASS_OPENING)
                 .name(proxyClassName(base, recording))
                 .modifiers(Visibility.PUBLIC, TypeManifestation.FINAL)

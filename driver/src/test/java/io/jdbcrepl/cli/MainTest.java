@@ -430,7 +430,7 @@ class MainTest {
     void verifyNeedsATable() {
         Result result = run("verify", "--url", URL);
         assertThat(result.exitCode()).isEqualTo(ExitCode.USAGE);
-        assertThat(result.err()).startsWith("jdbc-repl: 'verify' needs --table <table>");
+        assertThat(result.err()).startsWith("jdbc-repl: 'verify' needs --table <[schema.]table>");
     }
 
     @ParameterizedTest
@@ -493,6 +493,123 @@ class MainTest {
         assertThat(result.exitCode()).as(result.err()).isEqualTo(ExitCode.OK);
         assertThat(result.out().lines().toList()).startsWith("Node alone", "No peers to apply from: the URL sets no repl.peers.");
         assertThat(result.out()).doesNotContain("PEER");
+    }
+
+    // --- status --watch ---
+
+    private static final String ALONE = "jdbc:repl:h2:mem:cli_watch;DB_CLOSE_DELAY=-1?repl.node=alone";
+    private static final String REFRESH_LINE = "At \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ, every 1s";
+
+    /** Not a terminal (the output is a test's buffer): each refresh after a blank line, with its time; no ANSI codes. */
+    @Test
+    void statusWatchPrintsEachRefreshAfterABlankLineWithItsTime() {
+        long start = System.nanoTime();
+        Result result = run("status", "--url", ALONE, "--watch", "1", "--count", "2");
+        assertThat(result.exitCode()).as(result.err()).isEqualTo(ExitCode.OK);
+        assertThat(java.time.Duration.ofNanos(System.nanoTime() - start)).as("one interval between the two")
+                .isGreaterThanOrEqualTo(java.time.Duration.ofSeconds(1));
+        List<String> lines = result.out().lines().toList();
+        assertThat(lines).hasSize(7);
+        assertThat(lines.get(0)).matches(REFRESH_LINE + ", 1 of 2:");
+        assertThat(lines.subList(1, 3)).containsExactly("Node alone", "No peers to apply from: the URL sets no repl.peers.");
+        assertThat(lines.get(3)).isEmpty();
+        assertThat(lines.get(4)).matches(REFRESH_LINE + ", 2 of 2:");
+        assertThat(lines.subList(5, 7)).isEqualTo(lines.subList(1, 3));
+        assertThat(result.out()).doesNotContain("\033");
+        assertThat(result.err()).isEmpty();
+    }
+
+    @Test
+    void statusWatchEndsWithExitCodeZeroWhenInterrupted() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int[] exit = {-1};
+        Thread watching = new Thread(() -> exit[0] = Main.run(new String[] {"status", "--url", ALONE, "--watch=1"},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream(), true,
+                        StandardCharsets.UTF_8)));
+        watching.start();
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (!out.toString(StandardCharsets.UTF_8).contains("No peers")) {
+            assertThat(System.nanoTime()).as("the first refresh").isLessThan(deadline);
+            Thread.sleep(20);
+        }
+        watching.interrupt();
+        watching.join(10_000);
+        assertThat(watching.isAlive()).isFalse();
+        assertThat(exit[0]).isEqualTo(ExitCode.OK);
+        assertThat(out.toString(StandardCharsets.UTF_8)).matches("(?s)" + REFRESH_LINE + " until interrupted:\\R.*");
+    }
+
+    @Test
+    void statusWatchDefaultsToEveryTwoSeconds() {
+        Result result = run("status", "--url", ALONE, "--watch", "--count", "1");
+        assertThat(result.exitCode()).as(result.err()).isEqualTo(ExitCode.OK);
+        assertThat(result.out()).startsWith("At ").contains(", every 2s, 1 of 1:");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"--watch=0", "--watch=86401", "--watch=x", "--watch=1.5", "--count=3", "--watch --count 0",
+            "--watch --json", "--watch --watch"})
+    void statusWatchRejectsWhatItCannotDo(String options) {
+        List<String> args = new ArrayList<>(List.of("status", "--url", ALONE));
+        args.addAll(List.of(options.split(" ")));
+        Result result = run(args);
+        assertThat(result.exitCode()).as(result.all()).isEqualTo(ExitCode.USAGE);
+        assertThat(result.out()).isEmpty();
+        assertThat(result.err().lines().toList()).hasSize(2).last().isEqualTo("Try 'java -jar jdbc-repl-driver.jar status --help'.");
+    }
+
+    /** What each option takes is named in the help: a kind and examples or a range where it has them. */
+    @ParameterizedTest
+    @ValueSource(strings = {"wait|--timeout <duration: 30s, 5m, 1h>", "status|--watch [seconds: 1-86400]",
+            "status|--count <refreshes>", "demo|--nodes <count: 2-9>", "demo|--seconds <seconds: 1-3600>",
+            "verify|--table <[schema.]table>", "install|--app-user <user>", "errors show|<entry-id>",
+            "refresh|<view>...", "status|--url <jdbc:repl:url>"})
+    void helpNamesWhatEachOptionTakes(String commandAndText) {
+        String[] parts = commandAndText.split("\\|");
+        Result help = runCommand(parts[0], List.of("--help"));
+        assertThat(help.out().lines().findFirst().orElseThrow()).contains(parts[1]);
+    }
+
+    /** Exit code 1: the command ran and failed (here: no such entry); 2: the configuration cannot work. */
+    @Test
+    void operationFailuresExitOneAndConfigurationErrorsTwo() {
+        for (String command : List.of("errors show", "errors retry", "errors delete")) {
+            Result missing = runCommand(command, List.of("--url", ALONE, "424242"));
+            assertThat(missing.exitCode()).as(command + ": " + missing.err()).isEqualTo(ExitCode.FAILED);
+            assertThat(missing.err().lines()).as(command).singleElement().asString()
+                    .startsWith("jdbc-repl: " + command + " failed: ").endsWith("(SQLState 02000)");
+        }
+        Result noPeers = run("apply", "--url", ALONE);
+        assertThat(noPeers.exitCode()).as(noPeers.err()).isEqualTo(ExitCode.USAGE);
+        assertThat(noPeers.err()).isEqualTo("jdbc-repl: apply failed: node alone has no repl.peers: nothing to apply from"
+                + " (SQLState 22023)\n");
+        Result waitAlone = run("wait", "--url", ALONE);
+        assertThat(waitAlone.exitCode()).as(waitAlone.err()).isEqualTo(ExitCode.OK);
+    }
+
+    /** The README's table of commands names each command there is, and only options that command takes. */
+    @Test
+    void theReadmesCommandTableNamesRealCommandsAndOptions() throws java.io.IOException {
+        String readme = java.nio.file.Files.readString(java.nio.file.Path.of("..", "README.md")).replace("\r\n", "\n");
+        int start = readme.indexOf("| command | what it does |");
+        assertThat(start).as("the README's table of commands").isNotNegative();
+        List<String> rows = readme.substring(start).lines().skip(2).takeWhile(l -> l.startsWith("|")).toList();
+        List<String> named = new ArrayList<>();
+        for (String row : rows) {
+            java.util.regex.Matcher first = java.util.regex.Pattern.compile("^\\| `([a-z]+)").matcher(row);
+            assertThat(first.find()).as(row).isTrue();
+            Command command = Commands.find(first.group(1));
+            assertThat(command).as(row).isNotNull();
+            named.add(command.name);
+            List<Option> options = command.isGroup()
+                    ? command.subcommands.stream().flatMap(c -> c.options.stream()).toList() : command.options;
+            java.util.regex.Matcher option = java.util.regex.Pattern.compile("`(--[a-z-]+)").matcher(row);
+            while (option.find()) {
+                String name = option.group(1);
+                assertThat(options).as("'%s' takes %s (README: %s)", command.name, name, row).anyMatch(o -> o.name().equals(name));
+            }
+        }
+        assertThat(named).containsExactlyInAnyOrderElementsOf(Commands.ALL.stream().map(c -> c.name).toList());
     }
 
     private static Command commandNamed(String name) {

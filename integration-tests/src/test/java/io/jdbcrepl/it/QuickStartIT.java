@@ -112,6 +112,29 @@ class QuickStartIT {
         }
     }
 
+    /** The quick start's imports, a block of their own in the README, are this file's: they compile and suffice. */
+    @Test
+    void theReadmesImportsAreThisCodesImports() throws IOException {
+        String readme = Files.readString(README).replace("\r\n", "\n");
+        java.util.regex.Matcher block = java.util.regex.Pattern.compile("```java\n((?:import [^\n]+;\n)+)```").matcher(readme);
+        assertThat(block.find()).as("a ```java block of imports in README.md").isTrue();
+        List<String> imports = block.group(1).lines().toList();
+        assertThat(Files.readAllLines(SOURCE)).containsAll(imports);
+        String quickStart = blocks(Files.readAllLines(SOURCE)).get(0);
+        for (String type : List.of("ReplAdmin", "Connection", "DriverManager", "ResultSet", "Duration", "List", "Properties")) {
+            assertThat(quickStart).contains(type);
+            assertThat(imports).as("the README imports %s, which its quick start uses", type).anyMatch(i -> i.endsWith("." + type + ";"));
+        }
+        // the HikariCP snippet's imports are named in its sentence
+        java.util.regex.Matcher hikari = java.util.regex.Pattern.compile("`(com\\.zaxxer\\.hikari\\.\\w+)`").matcher(readme);
+        int named = 0;
+        while (hikari.find()) {
+            named++;
+            assertThat(Files.readAllLines(SOURCE)).contains("import " + hikari.group(1) + ";");
+        }
+        assertThat(named).as("HikariCP classes the README names").isEqualTo(2);
+    }
+
     /** The marked blocks of this file, each de-indented by its first line's indentation. */
     private static List<String> blocks(List<String> lines) {
         List<String> blocks = new ArrayList<>();

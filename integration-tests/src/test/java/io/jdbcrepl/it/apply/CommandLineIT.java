@@ -23,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The commands of SPEC 7 against two real nodes: their text output, their --json output, their
@@ -121,14 +122,35 @@ class CommandLineIT {
         assertThat(await.exit()).isEqualTo(1);
         assertThat(await.out()).isEmpty();
         assertThat(await.err().lines()).singleElement().asString().startsWith("jdbc-repl: wait: Waited 300ms for the changes of peer n2")
+                .contains("; no applier from n2 holds its apply lock and none applied anything meanwhile")
                 .doesNotContain("PT0.3S");
+    }
+
+    /**
+     * The Java call has no grace: it waits its whole timeout without an applier (one between two
+     * sessions holds no lock for a while), then names the timeout as people write it and says that
+     * no applier ran.
+     */
+    @Test
+    void theJavaCallWaitsItsWholeTimeoutAndSaysNoApplierRan() throws Exception {
+        twoNodes(Map.of("repl.apply", "false"));
+        cluster.execute(1, "UPDATE employees SET salary = 5000 WHERE employee_id = 200");
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> cluster.admin(0).waitForPeers(java.time.Duration.ofMillis(4500)))
+                .isInstanceOfSatisfying(java.sql.SQLTimeoutException.class, e -> {
+                    assertThat(e.getSQLState()).isEqualTo("HYT00");
+                    assertThat(e.getMessage()).startsWith("Waited 4s500ms for the changes of peer n2 to be applied at n1")
+                            .contains("; no applier from n2 holds its apply lock and none applied anything meanwhile");
+                });
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).as("no grace of 3 s").isGreaterThanOrEqualTo(4500);
     }
 
     /**
      * {@code status} reads the applier's state from the database, not from its own JVM: an applier
      * in another process (PostgreSQL, MariaDB: the apply command in a JVM of its own; H2, in memory:
      * an applier of this JVM that status, with another URL for the same database, does not share)
-     * shows RUNNING and the lag the database holds, and NOT_RUNNING once it stops. Then {@code wait}
+     * shows RUNNING and the lag the database holds (one transaction while the applier of another
+     * JVM waits for a row the test keeps locked), and NOT_RUNNING once it stops. Then {@code wait}
      * with no applier anywhere fails at once instead of running its minute.
      */
     @ParameterizedTest
@@ -165,6 +187,32 @@ class CommandLineIT {
             Map<String, Object> peer = (Map<String, Object>) ((List<?>) ((Map<?, ?>) Json.read(json.out().trim())).get("peers")).get(0);
             assertThat(peer.get("state")).isEqualTo("RUNNING");
             assertThat(peer.get("errorCount").toString()).isEqualTo("0"); // counted by the applier's own process only
+
+            if (process != null) {
+                // the real lag while the other process applies: it waits for a row this test keeps locked
+                try (var holder = cluster.db(0).openRaw()) {
+                    holder.setAutoCommit(false);
+                    try (var s = holder.createStatement()) {
+                        s.executeQuery("SELECT salary FROM employees WHERE employee_id = 200 FOR UPDATE").close();
+                    }
+                    cluster.execute(1, "UPDATE employees SET salary = 5050 WHERE employee_id = 200");
+                    long lagDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                    String lagging = peerLine(statusUrl);
+                    while (!lagging.matches("n2 +RUNNING +1 +\\d+ .*")) {
+                        assertThat(System.nanoTime()).as("status while the other process waits for the row: %s", lagging)
+                                .isLessThan(lagDeadline);
+                        Thread.sleep(200);
+                        lagging = peerLine(statusUrl);
+                    }
+                    holder.rollback();
+                }
+                long caughtUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (!peerLine(statusUrl).matches("n2 +RUNNING +0 .*")) {
+                    assertThat(System.nanoTime()).as("status once the row is free again").isLessThan(caughtUp);
+                    Thread.sleep(200);
+                }
+                assertThat(cluster.count(0, "SELECT salary FROM employees WHERE employee_id = 200")).isEqualTo(5050);
+            }
 
             cluster.execute(1, "UPDATE employees SET salary = 5100 WHERE employee_id = 200");
             Run await = cli(withCredentials(statusUrl, "wait", "--timeout", "60s"));
@@ -337,6 +385,48 @@ class CommandLineIT {
         Run badDatabase = cli("apply", "--url", url.replace("/" + database + "?", "/" + database + "_missing?"));
         assertThat(badDatabase.exit()).as(badDatabase.err()).isEqualTo(1);
         assertThat(badDatabase.err()).startsWith("jdbc-repl: apply failed:").endsWith("(SQLState 3D000)\n");
+    }
+
+    /**
+     * {@code status --watch} in a JVM of its own (the shaded jar), its output redirected to a file:
+     * refreshes after a blank line, each with its time, no ANSI codes; Ctrl-C (SIGINT) ends it with
+     * exit code 0. Where this JVM was started with SIGINT ignored (a background job), the child
+     * inherits that and SIGTERM stands in for it: both end the watch the same way.
+     */
+    @Test
+    void statusWatchInAProcessOfItsOwnExitsZeroOnCtrlC() throws Exception {
+        Path output = Files.createTempFile("cli-watch", ".txt");
+        String h2 = Path.of(org.h2.Driver.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m",
+                "-cp", System.getProperty("repl.driverJar") + java.io.File.pathSeparator + h2, "io.jdbcrepl.cli.Main",
+                "status", "--url", "jdbc:repl:h2:mem:watch;DB_CLOSE_DELAY=-1?repl.node=alone", "--watch", "1")
+                .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90); // a JVM starting on a busy machine
+            while (Files.readString(output).split("Node alone", -1).length < 3) {
+                assertThat(System.nanoTime()).as("two refreshes; so far: %s", Files.readString(output)).isLessThan(deadline);
+                assertThat(process.isAlive()).as("the watch runs; it printed: %s", Files.readString(output)).isTrue();
+                Thread.sleep(100);
+            }
+            String signal = sigintIgnored() ? "-TERM" : "-INT";
+            assertThat(new ProcessBuilder("kill", signal, Long.toString(process.pid())).start().waitFor()).isZero();
+            assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("ended by kill " + signal).isTrue();
+            String text = Files.readString(output);
+            assertThat(process.exitValue()).as("exit code after kill %s; it printed:%n%s", signal, text).isZero();
+            assertThat(text).startsWith("At ").contains(", every 1s until interrupted:\nNode alone\n")
+                    .contains("\n\nAt ").doesNotContain("\033");
+        } finally {
+            process.destroyForcibly();
+            Files.deleteIfExists(output);
+        }
+    }
+
+    /** Whether this process ignores SIGINT (bit 2 of SigIgn in /proc/self/status), which its children inherit. */
+    private static boolean sigintIgnored() throws java.io.IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("SigIgn:")) return (Long.parseUnsignedLong(line.substring(7).trim(), 16) & 0b10) != 0;
+        }
+        return false;
     }
 
     /** A configuration error: exit code 2, as the README says. */
