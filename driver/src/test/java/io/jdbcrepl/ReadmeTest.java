@@ -78,15 +78,18 @@ class ReadmeTest {
     }
 
     @Test
-    void theMavenDependencyIsTheDriversCoordinates() {
-        String xml = block("xml", "<dependency>");
-        assertThat(xml).isEqualTo("""
+    void theMavenDependenciesAreTheDriversAndTheStartersCoordinates() {
+        String dependency = """
                 <dependency>
                   <groupId>%s</groupId>
                   <artifactId>%s</artifactId>
                   <version>%s</version>
                 </dependency>
-                """.formatted(groupId, artifactId, version));
+                """;
+        assertThat(block("xml", "<artifactId>" + artifactId + "<")).isEqualTo(dependency.formatted(groupId, artifactId, version));
+        // the starter is a module of the same build: same group and version (spring-boot-starter/pom.xml)
+        assertThat(block("xml", "spring-boot-starter<")).isEqualTo(
+                dependency.formatted(groupId, "jdbc-repl-spring-boot-starter", version));
     }
 
     @Test

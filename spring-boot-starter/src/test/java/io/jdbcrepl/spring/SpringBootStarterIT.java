@@ -20,14 +20,21 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import javax.sql.DataSource;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -119,32 +126,54 @@ class SpringBootStarterIT {
         }
     }
 
-    private static ConfigurableApplicationContext start(String node, TestDatabase db, String peer, TestDatabase peerDb) {
-        List<String> properties = new ArrayList<>(List.of(
-                "spring.application.name=" + node,
-                "spring.main.banner-mode=off",
-                "spring.datasource.url=" + db.replUrl(),
-                "spring.datasource.username=" + db.user(),
-                "spring.datasource.password=" + db.password(),
-                // the test takes one connection at a time: a pool that grows on its own would open new
-                // connections, each of which starts the apply side again (SPEC 4)
-                "spring.datasource.hikari.minimum-idle=1",
-                "spring.datasource.hikari.maximum-pool-size=4",
-                "jdbc-repl.node=" + node,
-                "jdbc-repl.peers=" + peer,
-                "jdbc-repl.peer." + peer + ".url=" + peerDb.rawUrl(),
-                "jdbc-repl.peer." + peer + ".user=" + peerDb.user(),
-                "jdbc-repl.peer." + peer + ".password=" + peerDb.password(),
-                "jdbc-repl.apply.poll=50ms",
-                "jdbc-repl.health.cache=0s",
-                "jdbc-repl.health.lag=1m",
-                // the health endpoint is available without a web server when JMX exposes it
-                "spring.jmx.enabled=true",
-                "spring.jmx.unique-names=true"));
+    /**
+     * An application started from the README's Spring Boot recipe: its keys and values, with this
+     * test's node names in place of shop1 and shop2 and its databases in place of the example's
+     * addresses; then what only a test needs (a small pool, a fast poll, no health cache, JMX).
+     */
+    private static ConfigurableApplicationContext start(String node, TestDatabase db, String peer, TestDatabase peerDb)
+            throws IOException {
+        Map<String, String> properties = new LinkedHashMap<>();
+        for (Map.Entry<String, String> e : readmeRecipe().entrySet()) {
+            properties.put(e.getKey().replace("shop1", node).replace("shop2", peer), e.getValue().replace("shop1", node));
+        }
+        Map<String, String> addresses = Map.of("spring.datasource.url", db.replUrl(),
+                "spring.datasource.username", db.user(), "spring.datasource.password", db.password(),
+                "jdbc-repl.peer." + peer + ".url", peerDb.rawUrl(), "jdbc-repl.peer." + peer + ".user", peerDb.user(),
+                "jdbc-repl.peer." + peer + ".password", peerDb.password());
+        assertThat(properties).as("the README's recipe").containsKeys(addresses.keySet().toArray(String[]::new))
+                .containsEntry("jdbc-repl.node", node).containsEntry("jdbc-repl.peers", peer)
+                .doesNotContainKey("spring.datasource.driver-class-name");
+        properties.putAll(addresses);
+        properties.put("spring.application.name", node);
+        properties.put("spring.main.banner-mode", "off");
+        // the test takes one connection at a time: a pool that grows on its own would open new
+        // connections, each of which starts the apply side again (SPEC 4)
+        properties.put("spring.datasource.hikari.minimum-idle", "1");
+        properties.put("spring.datasource.hikari.maximum-pool-size", "4");
+        properties.put("jdbc-repl.apply.poll", "50ms");
+        properties.put("jdbc-repl.health.cache", "0s");
+        // the health endpoint is available without a web server when JMX exposes it
+        properties.put("spring.jmx.enabled", "true");
+        properties.put("spring.jmx.unique-names", "true");
         return new SpringApplicationBuilder(ShopApplication.class)
                 .web(WebApplicationType.NONE)
-                .properties(properties.toArray(String[]::new))
+                .properties(properties.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toArray(String[]::new))
                 .run();
+    }
+
+    /** The {@code properties} block of the README's "Spring Boot" section, key by key. */
+    static Map<String, String> readmeRecipe() throws IOException {
+        String readme = Files.readString(Path.of("../README.md"));
+        Matcher block = Pattern.compile("(?s)### Spring Boot\\n.*?```properties\\n(.*?)```").matcher(readme);
+        assertThat(block.find()).as("a properties block in the README's Spring Boot section").isTrue();
+        Map<String, String> recipe = new LinkedHashMap<>();
+        for (String line : block.group(1).split("\\n")) {
+            if (line.isBlank() || line.startsWith("#")) continue;
+            int eq = line.indexOf('=');
+            recipe.put(line.substring(0, eq).trim(), line.substring(eq + 1).trim());
+        }
+        return recipe;
     }
 
     private static HealthComponent repl(ConfigurableApplicationContext context) {
