@@ -21,7 +21,8 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * What metrics cost (issue 22): capture and apply with metrics counting and a Prometheus registry
- * scraped every second, against the same with counting off ({@link ReplMetrics#counting(boolean)}),
+ * scraped every {@code bench.scrape} seconds (15, a common Prometheus interval; each scrape reads
+ * the status gauges, a query on the local database and on each peer), against the same with counting off ({@link ReplMetrics#counting(boolean)}),
  * in one run, interleaved. Capture: a single-row UPDATE in autocommit on a replicated table, the
  * cheapest captured transaction (so the largest share for the metrics), HikariCP pools of
  * {@code bench.pool}, with the raw driver as a third variant for scale. Apply: a backlog of
@@ -39,12 +40,14 @@ public final class MetricsBenchmark {
         Vendor vendor = Vendor.valueOf(System.getProperty("bench.vendor", "POSTGRESQL"));
         int threads = Integer.getInteger("bench.threads", 8);
         int rounds = Integer.getInteger("bench.rounds", 5);
+        System.out.printf(Locale.ROOT, "Prometheus scrape every %d s while metrics are on%n", Long.getLong("bench.scrape", 15));
+        long scrapeMillis = Long.getLong("bench.scrape", 15) * 1000;
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new ReplMeterBinder().bindTo(prometheus);
         Thread scraper = new Thread(() -> {
             try {
                 while (true) {
-                    Thread.sleep(1_000);
+                    Thread.sleep(scrapeMillis);
                     if (ReplMetrics.counting()) prometheus.scrape(); // a Prometheus server's scrape, status gauges included
                 }
             } catch (InterruptedException end) {
