@@ -19,11 +19,12 @@ import java.util.Optional;
 
 /**
  * The demo's error handler (SPEC 5.4) behind its MAXIMUM and MINIMUM lists: the backup method
- * Oracle pairs with a timestamp method, for when two versions of a row carry the same time. Two
- * nodes can stamp a row with the same microsecond: the demo's writers run at the same rate on
- * every node and collide on a few hot rows, and SPEC 5.6 has two nodes whose clock is behind a
- * peer's both add one microsecond to that peer's value. MAXIMUM and MINIMUM cannot resolve such a
- * tie (SPEC 5.3), which would queue the whole source transaction and leave the nodes apart.
+ * Oracle pairs with a timestamp method, for when two versions of a row carry the same time. The
+ * demo's writers collide on a few hot rows on every node at once, so two nodes can stamp one in
+ * the same microsecond (seen with MariaDB on a quiet machine), and SPEC 5.6 has two nodes whose
+ * clock is behind a peer's both add one microsecond to that peer's value. MAXIMUM and MINIMUM
+ * cannot resolve such a tie (SPEC 5.3), which would queue the whole source transaction and leave
+ * the nodes apart.
  *
  * <p>On a tie the list's other values decide, compared column by column in a fixed order (NULL
  * first): MAXIMUM keeps the greater version, MINIMUM the lesser, the same one on every node. The
