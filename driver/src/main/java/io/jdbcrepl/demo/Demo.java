@@ -345,7 +345,7 @@ public final class Demo {
 
     private static String handlerLegend() {
         return "hits_delta DELTA, salary_lww MAXIMUM, order_lww MAXIMUM, delete_wins OVERWRITE, lost_update RECORD,"
-                + " double_delete IGNORE, first_claim MINIMUM";
+                + " double_delete IGNORE, first_claim MINIMUM; a tie of their times: the other values decide (TieBreak)";
     }
 
     private static BigDecimal millis(double value) {

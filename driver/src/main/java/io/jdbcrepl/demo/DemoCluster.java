@@ -70,7 +70,21 @@ final class DemoCluster implements AutoCloseable {
             "repl.handler.first_claim.table", "demo_badges",
             "repl.handler.first_claim.operation", "INSERT",
             "repl.handler.first_claim.type", "MINIMUM",
-            "repl.handler.first_claim.resolution", "granted_at");
+            "repl.handler.first_claim.resolution", "granted_at",
+            // two versions with the same time (SPEC 5.6 can make them): the other values decide, as
+            // Oracle's backup method after a timestamp one (TieBreak)
+            "repl.dmlhandler.salary_tie.table", "demo_employees",
+            "repl.dmlhandler.salary_tie.operation", "UPDATE",
+            "repl.dmlhandler.salary_tie.class", TieBreak.class.getName(),
+            "repl.dmlhandler.salary_tie.error_handler", "true",
+            "repl.dmlhandler.order_tie.table", "demo_orders",
+            "repl.dmlhandler.order_tie.operation", "UPDATE",
+            "repl.dmlhandler.order_tie.class", TieBreak.class.getName(),
+            "repl.dmlhandler.order_tie.error_handler", "true",
+            "repl.dmlhandler.claim_tie.table", "demo_badges",
+            "repl.dmlhandler.claim_tie.operation", "INSERT",
+            "repl.dmlhandler.claim_tie.class", TieBreak.class.getName(),
+            "repl.dmlhandler.claim_tie.error_handler", "true");
 
     /** One node: its name, the application's URL and settings, and the plain URL peers read it by. */
     record DemoNode(String name, String replUrl, String rawUrl, Properties credentials, Dialect dialect) {
