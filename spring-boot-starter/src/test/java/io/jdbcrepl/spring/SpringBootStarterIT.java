@@ -135,7 +135,8 @@ class SpringBootStarterIT {
             throws IOException {
         Map<String, String> properties = new LinkedHashMap<>();
         for (Map.Entry<String, String> e : readmeRecipe().entrySet()) {
-            properties.put(e.getKey().replace("shop1", node).replace("shop2", peer), e.getValue().replace("shop1", node));
+            properties.put(e.getKey().replace("shop1", node).replace("shop2", peer),
+                    e.getValue().replace("shop1", node).replace("shop2", peer));
         }
         Map<String, String> addresses = Map.of("spring.datasource.url", db.replUrl(),
                 "spring.datasource.username", db.user(), "spring.datasource.password", db.password(),
