@@ -126,8 +126,9 @@ public final class MetricsBenchmark {
                     PreparedStatement ins = c.prepareStatement("INSERT INTO item (id, name, amount, n) VALUES (?, ?, ?, 0)")) {
                 ApplyNodes.writeItems(c, ins, rows, 10);
             }
-            for (int round = -1; round < 2 * rounds; round++) {
-                // round -1 warms up (not counted); then on, off, off, on, ...: neither goes first always
+            int warmups = Integer.getInteger("bench.warmupDrains", 3);
+            for (int round = -warmups; round < 2 * rounds; round++) {
+                // the warm-up drains are not counted (a run's first drains ramp up); then on, off, off, on, ...
                 boolean counting = round < 0 || round % 4 == 0 || round % 4 == 3;
                 ReplMetrics.counting(counting);
                 try (TestDatabase dest = TestDatabase.create(vendor, "bench_metrics_dst")) {
