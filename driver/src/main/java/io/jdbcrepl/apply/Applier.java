@@ -443,7 +443,7 @@ final class Applier implements Runnable {
         int delayed;
         long capturedMillisSum;
         /** The conflicts of its transactions, counted in the metrics once it commits. */
-        final java.util.List<ConflictHistory> conflicts = new java.util.ArrayList<>();
+        final List<ConflictHistory> conflicts = new java.util.ArrayList<>();
 
         Group(Position start) {
             this.start = start;
@@ -628,11 +628,6 @@ final class Applier implements Runnable {
         }
     }
 
-    /**
-     * SPEC 5.2: a transaction failing on a foreign key is retried for up to repl.fk.retry, since the
-     * missing parent usually comes from another peer, whose applier runs in its own thread. What
-     * this local transaction holds is committed first, so that its locks do not hold that applier up.
-     */
     /** What a committed group did, in the metrics; its counts start again (a foreign key retry commits a group twice). */
     private void count(Group group) {
         metrics.committed(group.applied, group.queued, group.lcrs, System.nanoTime() - group.began, group.delayed,
@@ -646,6 +641,11 @@ final class Applier implements Runnable {
         group.conflicts.clear();
     }
 
+    /**
+     * SPEC 5.2: a transaction failing on a foreign key is retried for up to repl.fk.retry, since the
+     * missing parent usually comes from another peer, whose applier runs in its own thread. What
+     * this local transaction holds is committed first, so that its locks do not hold that applier up.
+     */
     private ApplyFailure retryForeignKey(Connection l, SourceReader r, RowApplier rows, SourceTx tx, Group group,
             Position before, long[] count, ApplyFailure failure) throws SQLException {
         if (group.applied + group.queued > 0) {

@@ -110,8 +110,13 @@ final class JmxMetrics implements ReplMetrics.Observer {
             return n == 0 ? -1 : (double) peer.delayMillis() / n;
         }
 
+        /** What {@code status} says of the peer, or null where it cannot be read. */
+        private PeerStatus status() {
+            return peer.node().status().peer(peer.peer());
+        }
+
         private long status(ToLongFunction<PeerStatus> value) {
-            PeerStatus s = peer.node().status().peer(peer.peer());
+            PeerStatus s = status();
             return s == null ? -1 : value.applyAsLong(s);
         }
 
@@ -132,13 +137,13 @@ final class JmxMetrics implements ReplMetrics.Observer {
 
         @Override
         public String getState() {
-            PeerStatus s = peer.node().status().peer(peer.peer());
+            PeerStatus s = status();
             return s == null ? "UNKNOWN" : s.state();
         }
 
         @Override
         public String getLastError() {
-            PeerStatus s = peer.node().status().peer(peer.peer());
+            PeerStatus s = status();
             return s == null ? null : s.lastError();
         }
 

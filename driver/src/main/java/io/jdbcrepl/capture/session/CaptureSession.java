@@ -146,7 +146,9 @@ public final class CaptureSession implements ConnectionInterceptor {
             long[] counts = batch.proceed();
             if (capturedInTransaction) {
                 captured(batch.connection());
-                count(batch.sql(), counts, System.nanoTime() - start);
+                List<CaptureDecision> decisions = new java.util.ArrayList<>();
+                for (String sql : batch.sql()) decisions.add(SqlClassifier.mayChangeRows(sql) ? decide(sql) : PASS);
+                count(decisions, counts, System.nanoTime() - start);
             }
             return counts;
         }
@@ -171,17 +173,16 @@ public final class CaptureSession implements ConnectionInterceptor {
                 throw LockingStatementCapture.batchFailure(counts, i, e);
             }
         }
-        count(batch.sql(), counts, System.nanoTime() - start);
+        count(decisions, counts, System.nanoTime() - start);
         return counts;
     }
 
     /** A statement batch in the node's metrics: its captured entries, the rows they changed, the batch's time. */
-    private void count(List<String> sql, long[] counts, long nanos) throws SQLException {
+    private void count(List<CaptureDecision> decisions, long[] counts, long nanos) {
         long statements = 0;
         long rows = 0;
-        for (int i = 0; i < sql.size() && i < counts.length; i++) {
-            if (!SqlClassifier.mayChangeRows(sql.get(i))) continue;
-            CaptureDecision d = decide(sql.get(i));
+        for (int i = 0; i < decisions.size() && i < counts.length; i++) {
+            CaptureDecision d = decisions.get(i);
             if (d instanceof CaptureDecision.InStatement || d instanceof CaptureDecision.Locking) {
                 statements++;
                 rows += Math.max(0, counts[i]);
