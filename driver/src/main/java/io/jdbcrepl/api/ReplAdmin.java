@@ -29,6 +29,24 @@ public interface ReplAdmin {
      */
     void waitForPeers(Duration timeout) throws SQLException;
 
+    /**
+     * Joins this node to a running mesh from the peer {@code donor} (SPEC 8.1): copies every
+     * replicated table from one consistent snapshot of the donor while every node keeps writing,
+     * then sets this node to apply from each peer exactly from what that snapshot holds. Missing
+     * tables are created; a table that already holds rows is refused (SQLState 55000) unless
+     * {@code replace}, which empties it first. A join stopped half way (a crash) goes on from the
+     * tables not yet copied when called again. Returns once the copy is done; this node's appliers
+     * (started by its connections, or the {@code apply} command) apply from then on.
+     *
+     * @param progress told about each table as it is copied (about once a second, and when done); may be null
+     */
+    void join(String donor, boolean replace, java.util.function.Consumer<JoinProgress> progress) throws SQLException;
+
+    /** {@link #join(String, boolean, java.util.function.Consumer)} refusing tables that hold rows, without progress. */
+    default void join(String donor) throws SQLException {
+        join(donor, false, null);
+    }
+
     /** Per peer: positions read and applied, lag, error queue depth, errors and the applier's state. */
     NodeStatus status() throws SQLException;
 

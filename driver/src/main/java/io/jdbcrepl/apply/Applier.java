@@ -65,7 +65,7 @@ final class Applier implements Runnable {
      * DROPPED: the source dropped this node as a subscriber; REWOUND: the source went back in time.
      * Both stop applying from that source until a person has repaired it.
      */
-    enum State { STARTING, STANDBY, RUNNING, PAUSED, UNREACHABLE, STOPPED, DROPPED, REWOUND }
+    enum State { STARTING, JOINING, STANDBY, RUNNING, PAUSED, UNREACHABLE, STOPPED, DROPPED, REWOUND }
 
     private final Node node;
     private final PeerConfig peer;
@@ -76,6 +76,9 @@ final class Applier implements Runnable {
     private final long pollMillis;
     private final java.time.Duration fkRetry;
     private final ProgressStore progress;
+    private final JoinState joinState;
+    /** Tables a resumed join copied later than this source's start (applier thread only). */
+    private CopiedTables copied;
     private final ErrorQueue errorQueue;
     private final ConflictLog conflicts;
     private final CommitSignal signal;
@@ -110,6 +113,7 @@ final class Applier implements Runnable {
         this.pollMillis = node.config().applyPoll().toMillis();
         this.fkRetry = node.config().fkRetry();
         this.progress = new ProgressStore(node.changeLog());
+        this.joinState = new JoinState(node.changeLog());
         this.errorQueue = new ErrorQueue(node.dialect(), node.changeLog(), node.config().logSignature());
         this.conflicts = new ConflictLog(node.dialect(), node.changeLog());
         this.signal = CommitSignal.of(peer.name());
@@ -253,6 +257,13 @@ final class Applier implements Runnable {
         ApplySql sql = node.dialect().part(ApplySql.class);
         if (sql.applyReadCommitted()) l.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
         sql.instantsInUtc(l);
+        boolean joining = Join.pending(node, l);
+        l.commit();
+        if (joining) { // the join (repl.join, or the join command) sets where applying starts
+            state = State.JOINING;
+            Thread.sleep(Math.max(pollMillis * 5, 1000));
+            return;
+        }
         try (ApplierLock lock = new ApplierLock(node.dialect(), node.changeLog(), node.logSchema(), peer.name())) {
             if (!lock.tryAcquire(l, () -> VendorDriver.open(node.config()))) {
                 state = State.STANDBY;
@@ -270,6 +281,8 @@ final class Applier implements Runnable {
             Position at = ProgressStore.ofKind(progress.load(l, peer.name(), initial), initial, node.name(), peer.name());
             applied = at;
             if (sourceRewound(l, r, sourceSubscribers, at)) return;
+            copied = CopiedTables.load(l, joinState, peer.name(), at, source.homeSchema(), node.homeSchema());
+            l.commit();
             TableMap tables = new TableMap(l, node.dialect(), node.config(), source.homeSchema(), node.homeSchema());
             ConflictHandler handlers = new PrebuiltHandlers(node.dialect(), node.config(), node.homeSchema(), node.name(),
                     peer.name(), errorQueue, conflicts);
@@ -586,6 +599,7 @@ final class Applier implements Runnable {
         txCaptured = Long.MIN_VALUE;
         try {
             return r.lcrs(tx.txId(), (lcr, number) -> {
+                if (copied.holds(lcr, tx)) return; // a table a resumed join copied with this change in it
                 java.time.Instant captured = lcr.commitTime();
                 if (captured != null) txCaptured = Math.max(txCaptured, captured.toEpochMilli());
                 rows.apply(lcr, number);

@@ -60,32 +60,36 @@ final class ApplyTrust {
         java.util.Optional<String> known = tables.get(key);
         if (known == null) {
             if (tables.size() >= 1024) tables.clear();
-            known = java.util.Optional.ofNullable(tableRefusal(lcr));
+            known = java.util.Optional.ofNullable(tableRefusal(lcr.objectOwner(), lcr.objectName()));
             tables.put(key, known);
         }
         return known.orElse(null);
     }
 
     private String from(RowLcr lcr) {
-        return "LCR for " + (lcr.objectOwner() == null ? "" : lcr.objectOwner() + ".") + lcr.objectName()
-                + " read from peer " + source;
+        return from(lcr.objectOwner(), lcr.objectName());
     }
 
-    private String tableRefusal(RowLcr lcr) {
-        String from = from(lcr);
-        String schema = TableMap.mapSchema(lcr.objectOwner(), sourceHomeSchema, localHomeSchema);
+    private String from(String owner, String name) {
+        return "LCR for " + (owner == null ? "" : owner + ".") + name + " read from peer " + source;
+    }
+
+    /** Whether this node takes changes of the source's table {@code owner.name}: null when it does, else why not. */
+    String tableRefusal(String owner, String name) {
+        String from = from(owner, name);
+        String schema = TableMap.mapSchema(owner, sourceHomeSchema, localHomeSchema);
         String lowerSchema = schema == null ? "" : schema.toLowerCase(Locale.ROOT);
         if (SYSTEM_SCHEMAS.contains(lowerSchema) || lowerSchema.startsWith("pg_")) {
             return from + ": " + schema + " is a system schema, never written by replication";
         }
-        String lowerTable = lcr.objectName().toLowerCase(Locale.ROOT);
+        String lowerTable = name.toLowerCase(Locale.ROOT);
         if (lowerTable.startsWith("repl_") || lowerTable.startsWith("mlog$_")) {
-            return from + ": " + lcr.objectName() + " is one of the driver's own tables, never written by replication";
+            return from + ": " + name + " is one of the driver's own tables, never written by replication";
         }
         if (localLogSchema != null && localLogSchema.equalsIgnoreCase(schema) && !localLogSchema.equalsIgnoreCase(localHomeSchema)) {
             return from + ": " + schema + " is the driver's schema here, never written by replication";
         }
-        if (!config.acceptsApply(schema, lcr.objectName(), localHomeSchema, dialect.foldsToUpper())) {
+        if (!config.acceptsApply(schema, name, localHomeSchema, dialect.foldsToUpper())) {
             return from + ": the table does not match repl.apply.tables (by default repl.tables minus repl.exclude) here";
         }
         return null;

@@ -121,6 +121,7 @@ public final class InboundServer {
             appliers.add(applier);
             threads.add(daemon(applier, "jdbc-repl-apply-" + peer.name() + "->" + node.name()));
         }
+        node.config().join().ifPresent(donor -> threads.add(daemon(() -> joinLoop(donor), "jdbc-repl-join-" + node.name())));
         threads.add(daemon(this::purgeLoop, "jdbc-repl-purge-" + node.name()));
         threads.forEach(Thread::start);
     }
@@ -129,6 +130,38 @@ public final class InboundServer {
         Thread t = new Thread(r, name);
         t.setDaemon(true);
         return t;
+    }
+
+    /**
+     * {@code repl.join}: joins from the donor unless this node has joined already; the appliers wait
+     * for it ({@link Join#pending}). A failed try is logged and tried again, the copy going on from
+     * the tables already copied.
+     */
+    private void joinLoop(String donor) {
+        long backoff = Outage.FIRST_BACKOFF_MILLIS;
+        while (!stopped) {
+            try {
+                try (Connection local = VendorDriver.open(node.config())) {
+                    if (Join.joined(node, local)) return;
+                }
+                new Join(node, donor, false, p -> {
+                    if (p.done()) return;
+                    LOG.info("jdbc:repl: " + node.name() + " joining from " + donor + ": " + p.table() + " " + p.rows()
+                            + " of " + p.total() + " rows");
+                }).run();
+                return;
+            } catch (SQLException e) {
+                if (stopped) return;
+                LOG.warn("jdbc:repl: " + node.name() + " could not join from " + donor + " (repl.join), trying again in "
+                        + backoff / 1000 + " s: " + e.getMessage());
+            }
+            try {
+                Thread.sleep(backoff);
+            } catch (InterruptedException e) {
+                return;
+            }
+            backoff = Math.min(Outage.MAX_BACKOFF_MILLIS, backoff * 2);
+        }
     }
 
     private void purgeLoop() {

@@ -53,6 +53,12 @@ public final class NodeAdmin implements ReplAdmin {
         }
     }
 
+    @Override
+    public void join(String donor, boolean replace, java.util.function.Consumer<io.jdbcrepl.api.JoinProgress> progress)
+            throws SQLException {
+        new Join(node, donor, replace, progress).run();
+    }
+
     /** Waits its whole timeout, applier or not: see {@link ReplAdmin#waitForPeers(Duration)}. */
     @Override
     public void waitForPeers(Duration timeout) throws SQLException {

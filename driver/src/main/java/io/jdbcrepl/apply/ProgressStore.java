@@ -120,6 +120,29 @@ final class ProgressStore {
         return initial;
     }
 
+    /** Sets where applying from {@code source} starts (a join, SPEC 8.1), in the caller's transaction. */
+    void start(Connection local, String source, Position at) throws SQLException {
+        try (PreparedStatement ps = local.prepareStatement("DELETE FROM " + table + " WHERE source_node = ?")) {
+            ps.setString(1, source);
+            ps.executeUpdate();
+        }
+        try (PreparedStatement ps = local.prepareStatement("INSERT INTO " + table
+                + " (source_node, position, applied_transactions, queued_transactions) VALUES (?, ?, 0, 0)")) {
+            ps.setString(1, source);
+            ps.setString(2, at.encode());
+            ps.executeUpdate();
+        }
+    }
+
+    /** The sources this node has a position for. */
+    java.util.List<String> sources(Connection local) throws SQLException {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        try (PreparedStatement ps = local.prepareStatement("SELECT source_node FROM " + table); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) out.add(rs.getString(1));
+        }
+        return out;
+    }
+
     /**
      * Moves the position from {@code from} to {@code to}, in the caller's transaction.
      *

@@ -135,6 +135,21 @@ final class Commands {
                     When this node's database is down at start it waits for it, retrying with
                     backoff; wrong credentials or an unknown database fail at once.""",
                     CONNECTION, Command.Check.NONE, ApplyCommands::apply),
+            Command.leaf("join", "", 0, 0,
+                    "copy every replicated table from a peer, then apply from every peer from there",
+                    """
+                    Joins the node named by the URL to a running mesh from the peer --from, while
+                    every node keeps writing: every replicated table is copied from one consistent
+                    snapshot of that peer (missing tables are created), and applying from each peer
+                    is set to start exactly after what that snapshot holds. A line per table about
+                    once a second says how far its copy is. Tables that hold rows here are refused
+                    unless --replace, which empties them first. Interrupted (a crash, Ctrl-C), run
+                    it again: tables copied stay, the rest are copied. Run it before the node
+                    applies anything (repl.apply=false, or before its applications start), or let
+                    repl.join do it when the node's applications start.""",
+                    with(CONNECTION, Option.value("--from", "peer", "the peer (in repl.peers) to copy from").asRequired(),
+                            Option.flag("--replace", "empty the tables that hold rows here, and start the join over")),
+                    Command.Check.NONE, JoinCommand::run),
             Command.leaf("install", "", 0, 0,
                     "create the driver's tables (what repl.install=auto does)",
                     """

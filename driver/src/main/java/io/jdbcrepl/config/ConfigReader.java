@@ -150,6 +150,12 @@ final class ConfigReader {
             peers.put(name, new PeerConfig(name, url, (String) v.get(ReplProperty.PEER_USER),
                     (String) v.get(ReplProperty.PEER_PASSWORD), (String) v.get(ReplProperty.PEER_SCHEMA)));
         }
+        String join = (String) plain.get(ReplProperty.JOIN);
+        if (join != null && names.stream().noneMatch(n -> Identifiers.same(n, join))) {
+            throw ConfigErrors.invalid("repl.join=" + join + " is not a peer in repl.peers"
+                    + (names.isEmpty() ? " (none listed)" : "=" + String.join(",", names))
+                    + ": a node joins from one of its peers");
+        }
     }
 
     private void readLogGroups() throws SQLException {

@@ -226,6 +226,11 @@ public final class ReplConfig {
         return Optional.ofNullable((String) r.plain.get(ReplProperty.SCHEMA));
     }
 
+    /** repl.join: the peer this node joins the mesh from (SPEC 8.1), or empty. */
+    public Optional<String> join() {
+        return Optional.ofNullable((String) r.plain.get(ReplProperty.JOIN));
+    }
+
     /** repl.driver, or empty to find the delegate driver from the URL. */
     public Optional<String> driverClass() {
         return Optional.ofNullable((String) r.plain.get(ReplProperty.DRIVER));

@@ -75,6 +75,10 @@ public enum ReplProperty {
             "`auto` creates the driver's schema and tables when missing and upgrades those of an older driver; `none`"
                     + " fails clearly when they are missing or older.",
             "auto", "none"),
+    JOIN("repl.join", Type.STRING, null, null,
+            "A peer (in `repl.peers`) this new node joins the mesh from: before applying anything, the node copies every"
+                    + " replicated table from it, as of one snapshot, and applies from each peer from there (once; the CLI's"
+                    + " `join` does the same)."),
     KEY("repl.key.<table>", Type.COLUMNS, null, "primary key",
             "Substitute key columns of the table (Oracle `SET_KEY_COLUMNS`)."),
     LOG_KEY("repl.log.key", Type.STRING, null, null,

@@ -3,6 +3,8 @@ package io.jdbcrepl.log;
 import io.jdbcrepl.config.LogSignature;
 import io.jdbcrepl.dialect.Dialect;
 
+import io.jdbcrepl.intercept.SqlState;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -38,6 +40,33 @@ public abstract class EpochSourceReaders implements SourceReaders {
      */
     protected abstract long closeEpoch(Statement s, String epochTable) throws SQLException;
 
+    /**
+     * Closes the current epoch on {@code other} without committing: that waits for every commit
+     * stamped with it, and holds back every new stamp until {@code other} commits. The snapshot
+     * {@code donor} takes meanwhile holds every transaction of the closed epoch and below and none
+     * of a later one.
+     */
+    @Override
+    public Position beginSnapshot(Connection donor, Connection other, ChangeLogSchema log) throws SQLException {
+        boolean autoCommit = other.getAutoCommit();
+        other.setAutoCommit(false);
+        try (Statement s = other.createStatement()) {
+            long next = closeEpoch(s, log.table("repl_epoch"));
+            if (next == 0) {
+                throw SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception("repl_epoch has no row with id 1 in "
+                        + log.table("repl_epoch"));
+            }
+            startSnapshot(donor, log);
+            return Position.Epoch.through(next - 1);
+        } finally {
+            other.commit();
+            other.setAutoCommit(autoCommit);
+        }
+    }
+
+    /** Begins on {@code donor} (in auto-commit) a transaction whose snapshot is taken now, and leaves it open. */
+    protected abstract void startSnapshot(Connection donor, ChangeLogSchema log) throws SQLException;
+
     /** The clause after an ordered query that keeps its first {@code rows} rows. */
     protected abstract String firstRows(int rows);
 
@@ -46,7 +75,7 @@ public abstract class EpochSourceReaders implements SourceReaders {
         Position.Epoch min = active.isEmpty() ? new Position.Epoch(Long.MAX_VALUE, 0, "") : null;
         for (Position p : active) {
             if (!(p instanceof Position.Epoch e)) return 0;
-            if (min == null || Purger.compare(e, min) < 0) min = e;
+            if (min == null || Position.Epoch.compare(e, min) < 0) min = e;
         }
         String consumed = "NOT " + EpochSourceReader.after();
         String txTable = log.table("repl_tx");

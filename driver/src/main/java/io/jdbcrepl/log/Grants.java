@@ -60,6 +60,7 @@ public final class Grants {
         out.addAll(sql.connect(this, role(apply)));
         out.add(grant("SELECT", "repl_version", role(apply)));
         out.add(grant("SELECT, INSERT, UPDATE", "repl_progress", role(apply)));
+        out.add(grant("SELECT, INSERT, UPDATE, DELETE", "repl_join", role(apply)));
         out.add(grant("SELECT, UPDATE", "repl_subscriber", role(apply)));
         for (String t : List.of("repl_error", "repl_error_lcr", "repl_conflict")) {
             out.add(grant("SELECT, INSERT, UPDATE, DELETE", t, role(apply)));
@@ -75,6 +76,9 @@ public final class Grants {
         out.add(grant("SELECT", "repl_log", role(reader)));
         out.addAll(sql.reader(this, role(reader)));
         out.add(grant("SELECT, INSERT, UPDATE", "repl_subscriber", role(reader)));
+        out.add("-- A node joining from this one (join --from " + node + ") reads, as this user, the replicated tables"
+                + " and what this node has applied from each peer: grant SELECT on the replicated tables too.");
+        out.add(grant("SELECT", "repl_progress", role(reader)));
         return out;
     }
 

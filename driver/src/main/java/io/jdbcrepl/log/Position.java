@@ -22,6 +22,18 @@ public sealed interface Position permits Position.Snapshot, Position.Epoch {
         return snapshots ? new Snapshot(null, null, 0, null) : new Epoch(0, 0, "");
     }
 
+    /**
+     * Whether the transaction {@code txId}, whose last LCR is at {@code lastPosition} and which a
+     * reader places at {@code after}, is among those a consumer at this position has consumed.
+     */
+    boolean consumed(String txId, long lastPosition, Position after);
+
+    /**
+     * Whether a consumer at this position has consumed everything one at {@code other} has; may
+     * answer false when it cannot tell cheaply (then the caller keeps checking transaction by transaction).
+     */
+    boolean atOrPast(Position other);
+
     static Position decode(String text) {
         if (text == null) throw new IllegalArgumentException("no position");
         String[] p = text.split("\\|", -1);
@@ -59,6 +71,48 @@ public sealed interface Position permits Position.Snapshot, Position.Epoch {
             return high != null;
         }
 
+        /** Visible in S1, or in the batch's S2 at or before (lastPosition, lastTx) in the batch's order. */
+        @Override
+        public boolean consumed(String txId, long position, Position after) {
+            long xid = Long.parseLong(txId);
+            if (low != null && visible(xid, low)) return true;
+            if (!inBatch() || !visible(xid, high)) return false;
+            int c = Long.compare(position, lastPosition);
+            return c < 0 || (c == 0 && xid <= Long.parseLong(lastTx));
+        }
+
+        /** Every transaction below S1's xmin is decided in S1; so was everything the other saw when its bound is below it. */
+        @Override
+        public boolean atOrPast(Position other) {
+            Snapshot o = (Snapshot) other;
+            String bound = o.inBatch() ? o.high : o.low;
+            if (bound == null) return true; // the other consumed nothing
+            return low != null && xmin(low) >= xmax(bound);
+        }
+
+        /**
+         * Whether the transaction {@code xid} is visible in a snapshot in PostgreSQL's text form
+         * {@code xmin:xmax:xip,...} (a committed transaction: every id the log holds committed).
+         */
+        public static boolean visible(long xid, String snapshot) {
+            String[] p = snapshot.split(":", -1);
+            if (xid < Long.parseLong(p[0])) return true;
+            if (xid >= Long.parseLong(p[1])) return false;
+            if (p.length > 2 && !p[2].isEmpty()) {
+                for (String inProgress : p[2].split(",")) if (Long.parseLong(inProgress) == xid) return false;
+            }
+            return true;
+        }
+
+        static long xmin(String snapshot) {
+            return Long.parseLong(snapshot.substring(0, snapshot.indexOf(':')));
+        }
+
+        static long xmax(String snapshot) {
+            String[] p = snapshot.split(":", -1);
+            return Long.parseLong(p[1]);
+        }
+
         @Override
         public String encode() {
             return "pg|" + nz(low) + "|" + nz(high) + "|" + lastPosition + "|" + nz(lastTx);
@@ -71,6 +125,28 @@ public sealed interface Position permits Position.Snapshot, Position.Epoch {
 
     /** A MariaDB/MySQL or H2 position: the last applied transaction's (epoch, last position, tx id). */
     record Epoch(long epoch, long lastPosition, String txId) implements Position {
+
+        /** Every transaction of epoch {@code epoch} and below, none of a later one. */
+        public static Epoch through(long epoch) {
+            return new Epoch(epoch, Long.MAX_VALUE, "");
+        }
+
+        @Override
+        public boolean consumed(String txId, long position, Position after) {
+            return compare((Epoch) after, this) <= 0;
+        }
+
+        @Override
+        public boolean atOrPast(Position other) {
+            return compare(this, (Epoch) other) >= 0;
+        }
+
+        /** (epoch, last position, tx id) order, as the reader reads repl_tx. */
+        static int compare(Epoch a, Epoch b) {
+            int c = Long.compare(a.epoch(), b.epoch());
+            if (c == 0) c = Long.compare(a.lastPosition(), b.lastPosition());
+            return c != 0 ? c : a.txId().compareTo(b.txId());
+        }
 
         @Override
         public String encode() {

@@ -56,10 +56,4 @@ public final class Purger {
         return dialect.part(SourceReaders.class).purge(local, log, active);
     }
 
-    static int compare(Position.Epoch a, Position.Epoch b) {
-        int c = Long.compare(a.epoch(), b.epoch());
-        if (c == 0) c = Long.compare(a.lastPosition(), b.lastPosition());
-        return c != 0 ? c : a.txId().compareTo(b.txId());
-    }
-
 }

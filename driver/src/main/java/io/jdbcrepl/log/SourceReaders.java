@@ -27,6 +27,15 @@ public interface SourceReaders {
     Position initial();
 
     /**
+     * Begins on {@code donor} a read-only transaction whose snapshot holds exactly the captured
+     * transactions that a consumer at the returned position has consumed, so that a copy read in it
+     * and the log read from that position hold every change once (SPEC 8.1). {@code other}, a second
+     * connection to the same database, may be used meanwhile (epochs: to hold the epoch while the
+     * snapshot starts) and is left as it was given. The transaction stays open until the caller ends it.
+     */
+    Position beginSnapshot(Connection donor, Connection other, ChangeLogSchema log) throws SQLException;
+
+    /**
      * Deletes from this node's log, on {@code local} (autocommit on), the LCRs that every one of
      * {@code active}, the positions of the subscribers, has consumed: all committed ones when there is
      * none. Returns the LCRs deleted.

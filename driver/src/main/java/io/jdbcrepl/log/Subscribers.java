@@ -49,6 +49,20 @@ public final class Subscribers {
         return false;
     }
 
+    /**
+     * Keeps everything from {@code at} on for the consumer {@code name} (a node joining, SPEC 8.1):
+     * its row says so from now, whatever it said, a drop included; in auto-commit.
+     */
+    public void pin(Connection source, String name, Position at) throws SQLException {
+        try (PreparedStatement ps = source.prepareStatement("UPDATE " + table + " SET position = ?, updated_at = "
+                + schema.now() + ", dropped_at = NULL WHERE name = ?")) {
+            ps.setString(1, at.encode());
+            ps.setString(2, name);
+            if (ps.executeUpdate() == 1) return;
+        }
+        upsert(source, name, at);
+    }
+
     /** The position in a consumer's row, or null when it has none. */
     public Position position(Connection source, String name) throws SQLException {
         try (PreparedStatement ps = source.prepareStatement("SELECT position FROM " + table + " WHERE name = ?")) {

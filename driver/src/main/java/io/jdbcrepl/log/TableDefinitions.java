@@ -78,6 +78,12 @@ final class TableDefinitions {
                         + " conflict_type VARCHAR(16), conflict_kind VARCHAR(16) NOT NULL, conflicting_columns " + json + ","
                         + " handler_name VARCHAR(128), handler_type VARCHAR(16), outcome VARCHAR(32) NOT NULL,"
                         + " detail VARCHAR(4000), old_values " + json + ", new_values " + json + ", row_before " + json + ")"
+                        + engine,
+                // SPEC 8.1: a join's state ('*'), its start position per source, and per table copied
+                // ('' its state, each source its snapshot's position), see apply.JoinState
+                ifNotExists + tables.table("repl_join") + " (table_name VARCHAR(512) NOT NULL,"
+                        + " source_node VARCHAR(128) NOT NULL, position VARCHAR(4000) NOT NULL, donor VARCHAR(128) NOT NULL,"
+                        + " copied_rows BIGINT DEFAULT 0 NOT NULL, updated_at " + ts + ", PRIMARY KEY (table_name, source_node))"
                         + engine));
         ddl.addAll(sql.applySideTables(tables));
         return ddl;

@@ -31,6 +31,7 @@ class MainTest {
             Map.entry("errors delete", List.of("--url", URL, "dbs1.42")),
             Map.entry("verify", List.of("--url", URL, "--table", "hr.employees")),
             Map.entry("apply", List.of("--url", URL)),
+            Map.entry("join", List.of("--url", URL, "--from", "n1")),
             Map.entry("refresh", List.of("--url", URL, "mv")),
             Map.entry("install", List.of("--url", URL)));
 
@@ -103,7 +104,7 @@ class MainTest {
     @Test
     void theSpecsCommandsAreAllThere() {
         assertThat(leafCommands()).containsExactlyInAnyOrder("demo", "status", "wait", "errors list",
-                "errors show", "errors retry", "errors delete", "verify", "refresh", "apply", "install");
+                "errors show", "errors retry", "errors delete", "verify", "refresh", "apply", "join", "install");
     }
 
     // --- global ---
@@ -322,7 +323,7 @@ class MainTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"wait", "errors retry", "errors delete", "apply", "install"})
+    @ValueSource(strings = {"wait", "errors retry", "errors delete", "apply", "join", "install"})
     void jsonIsNotAnOptionOfCommandsThatOnlyAct(String command) {
         List<String> args = new ArrayList<>(VALID_ARGS.get(command));
         args.add("--json");

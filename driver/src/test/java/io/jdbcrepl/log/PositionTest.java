@@ -41,8 +41,51 @@ class PositionTest {
 
     @Test
     void purgeOrderOfEpochsIsTheReadOrder() {
-        assertThat(Purger.compare(new Position.Epoch(1, 9, "b"), new Position.Epoch(2, 1, "a"))).isNegative();
-        assertThat(Purger.compare(new Position.Epoch(2, 1, "b"), new Position.Epoch(2, 1, "a"))).isPositive();
-        assertThat(Purger.compare(new Position.Epoch(2, 3, "a"), new Position.Epoch(2, 3, "a"))).isZero();
+        assertThat(Position.Epoch.compare(new Position.Epoch(1, 9, "b"), new Position.Epoch(2, 1, "a"))).isNegative();
+        assertThat(Position.Epoch.compare(new Position.Epoch(2, 1, "b"), new Position.Epoch(2, 1, "a"))).isPositive();
+        assertThat(Position.Epoch.compare(new Position.Epoch(2, 3, "a"), new Position.Epoch(2, 3, "a"))).isZero();
+    }
+
+    @Test
+    void aSnapshotPositionConsumesWhatItsSnapshotsSee() {
+        Position.Snapshot copied = new Position.Snapshot("100:105:101,103", null, 0, null);
+        Position tx = Position.initial(true);
+        assertThat(copied.consumed("99", 1, tx)).isTrue();    // below xmin
+        assertThat(copied.consumed("100", 1, tx)).isTrue();   // committed before the snapshot
+        assertThat(copied.consumed("101", 1, tx)).isFalse();  // in progress then
+        assertThat(copied.consumed("104", 1, tx)).isTrue();
+        assertThat(copied.consumed("105", 1, tx)).isFalse();  // at or past xmax
+        assertThat(((Position.Snapshot) Position.initial(true)).consumed("1", 1, tx)).isFalse();
+
+        // inside a batch bounded by S2: up to (last position, tx) in the batch's order
+        Position.Snapshot inBatch = new Position.Snapshot("100:105:101,103", "104:110:104,108", 0, null).after(42, "103");
+        assertThat(inBatch.consumed("101", 41, tx)).isTrue();
+        assertThat(inBatch.consumed("103", 42, tx)).isTrue();
+        assertThat(inBatch.consumed("106", 42, tx)).isFalse();
+        assertThat(inBatch.consumed("105", 43, tx)).isFalse();
+        assertThat(inBatch.consumed("108", 1, tx)).isFalse(); // in progress in S2 too
+    }
+
+    @Test
+    void snapshotPositionsKnowWhenOneIsPastAnother() {
+        Position.Snapshot early = new Position.Snapshot("100:105:101,103", null, 0, null);
+        Position.Snapshot later = new Position.Snapshot("105:120:", null, 0, null);
+        assertThat(later.atOrPast(early)).isTrue();
+        assertThat(early.atOrPast(later)).isFalse();
+        assertThat(early.atOrPast(Position.initial(true))).isTrue();
+        assertThat(((Position.Snapshot) Position.initial(true)).atOrPast(early)).isFalse();
+        assertThat(Position.Snapshot.visible(7, "5:9:")).isTrue();
+    }
+
+    @Test
+    void anEpochPositionConsumesEverythingUpToItInReadOrder() {
+        Position.Epoch through = Position.Epoch.through(7);
+        assertThat(through.consumed("t", 5, new Position.Epoch(7, 5, "t"))).isTrue();
+        assertThat(through.consumed("t", 5, new Position.Epoch(8, 1, "t"))).isFalse();
+        Position.Epoch at = new Position.Epoch(7, 10, "b");
+        assertThat(at.consumed("a", 10, new Position.Epoch(7, 10, "a"))).isTrue();
+        assertThat(at.consumed("c", 10, new Position.Epoch(7, 10, "c"))).isFalse();
+        assertThat(Position.Epoch.through(8).atOrPast(at)).isTrue();
+        assertThat(at.atOrPast(Position.Epoch.through(8))).isFalse();
     }
 }

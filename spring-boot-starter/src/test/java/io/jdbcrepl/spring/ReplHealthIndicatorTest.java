@@ -100,6 +100,11 @@ class ReplHealthIndicatorTest {
         }
 
         @Override
+        public void join(String donor, boolean replace, java.util.function.Consumer<io.jdbcrepl.api.JoinProgress> progress) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public long purge() {
             throw new UnsupportedOperationException();
         }

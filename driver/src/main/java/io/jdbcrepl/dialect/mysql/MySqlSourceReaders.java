@@ -1,5 +1,6 @@
 package io.jdbcrepl.dialect.mysql;
 
+import io.jdbcrepl.log.ChangeLogSchema;
 import io.jdbcrepl.log.EpochSourceReaders;
 
 import java.sql.Connection;
@@ -22,6 +23,15 @@ final class MySqlSourceReaders extends EpochSourceReaders {
         if (s.executeUpdate("UPDATE " + epochTable + " SET epoch = LAST_INSERT_ID(epoch + 1) WHERE id = 1") != 1) return 0;
         try (ResultSet rs = s.executeQuery("SELECT LAST_INSERT_ID()")) {
             return rs.next() ? rs.getLong(1) : 0;
+        }
+    }
+
+    @Override
+    protected void startSnapshot(Connection donor, ChangeLogSchema log) throws SQLException {
+        donor.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+        donor.setAutoCommit(false);
+        try (Statement s = donor.createStatement()) {
+            s.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
         }
     }
 

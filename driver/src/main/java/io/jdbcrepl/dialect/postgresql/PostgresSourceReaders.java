@@ -27,6 +27,18 @@ final class PostgresSourceReaders implements SourceReaders {
         return Position.initial(true);
     }
 
+    /** The snapshot of a REPEATABLE READ transaction is its first statement's: the position's S1 is that one. */
+    @Override
+    public Position beginSnapshot(Connection donor, Connection other, ChangeLogSchema log) throws SQLException {
+        donor.setAutoCommit(false);
+        donor.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+        donor.setReadOnly(true);
+        try (PreparedStatement ps = donor.prepareStatement("SELECT pg_current_snapshot()::text"); ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return new Position.Snapshot(rs.getString(1), null, 0, null);
+        }
+    }
+
     @Override
     public long purge(Connection local, ChangeLogSchema log, List<Position> active) throws SQLException {
         Long horizon = active.isEmpty() ? currentXmin(local) : null;

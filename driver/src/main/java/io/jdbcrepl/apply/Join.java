@@ -1,0 +1,440 @@
+package io.jdbcrepl.apply;
+
+import io.jdbcrepl.api.JoinProgress;
+import io.jdbcrepl.capture.TableInfo;
+import io.jdbcrepl.config.PeerConfig;
+import io.jdbcrepl.dialect.Dialect;
+import io.jdbcrepl.intercept.SqlState;
+import io.jdbcrepl.log.ChangeLogSchema;
+import io.jdbcrepl.log.Position;
+import io.jdbcrepl.log.SourceReaders;
+import io.jdbcrepl.log.Subscribers;
+import io.jdbcrepl.logging.DriverLog;
+import io.jdbcrepl.node.Node;
+import io.jdbcrepl.node.TableCatalog;
+import io.jdbcrepl.node.VendorDriver;
+
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * A node joins a running mesh from one donor peer (SPEC 8.1, Oracle's instantiation):
+ * <ol>
+ * <li>every peer keeps its log for the joining node from now (a row in its repl_subscriber that
+ * has consumed nothing), so that no LCR it will need is purged while it joins;</li>
+ * <li>one consistent snapshot of the donor gives both the rows and the positions: the donor's own
+ * log from that snapshot on ({@link SourceReaders#beginSnapshot}), and every other peer's from the
+ * position the donor had applied from it in that snapshot ({@code repl_progress}, read there);</li>
+ * <li>every replicated table is copied from that snapshot, parents before children, into tables
+ * that are missing (created) or empty (or emptied, with {@code replace}); each table is recorded
+ * copied with its last rows ({@link JoinState});</li>
+ * <li>the appliers' positions and the join's end are written in one transaction.</li>
+ * </ol>
+ * The appliers' locks are held throughout, so no applier of this node runs meanwhile, in this
+ * process or another. A join stopped half way goes on when run again: tables copied stay, a table
+ * being copied is emptied and copied again from a new snapshot, and the appliers skip, for the
+ * tables copied in a later snapshot, the changes that snapshot already held ({@link CopiedTables}).
+ */
+public final class Join {
+
+    private static final DriverLog LOG = DriverLog.of(Join.class);
+    private static final long PROGRESS_EVERY_NANOS = 1_000_000_000L;
+    private static final long PIN_EVERY_NANOS = 60_000_000_000L;
+
+    private final Node node;
+    private final PeerConfig donor;
+    private final boolean replace;
+    private final Consumer<JoinProgress> progress;
+    private final JoinState state;
+
+    public Join(Node node, String donor, boolean replace, Consumer<JoinProgress> progress) throws SQLException {
+        this.node = node;
+        if (donor == null || node.config().peers().stream().noneMatch(donor::equalsIgnoreCase)) {
+            throw SqlState.UNDEFINED_OBJECT.exception("Cannot join from " + donor + ": it is not a peer of " + node.name()
+                    + " (repl.peers=" + String.join(",", node.config().peers()) + ")");
+        }
+        this.donor = node.config().peer(donor);
+        this.replace = replace;
+        this.progress = progress == null ? p -> { } : progress;
+        this.state = new JoinState(node.changeLog());
+    }
+
+    /** Whether this node has joined from {@code donor} already (then a join has nothing to do). */
+    public static boolean joined(Node node, Connection local) throws SQLException {
+        JoinState.Join join = new JoinState(node.changeLog()).join(local);
+        return join != null && join.joined();
+    }
+
+    /**
+     * Whether applying must wait for a join: one is under way here, or {@code repl.join} asks for one
+     * that has not ended.
+     */
+    static boolean pending(Node node, Connection local) throws SQLException {
+        JoinState.Join join = new JoinState(node.changeLog()).join(local);
+        if (join != null) return !join.joined();
+        return node.config().join().isPresent();
+    }
+
+    /** Runs the join; returns once every table is copied and the appliers' positions are set. */
+    public void run() throws SQLException {
+        try (Connection local = VendorDriver.open(node.config()); Connection lockHolder = VendorDriver.open(node.config())) {
+            local.setAutoCommit(false);
+            lockHolder.setAutoCommit(false);
+            ApplySql sql = node.dialect().part(ApplySql.class);
+            sql.instantsInUtc(local);
+            JoinState.Join before = state.join(local);
+            local.commit();
+            if (before != null && before.joined() && !replace) {
+                LOG.info("jdbc:repl: " + node.name() + " joined from " + before.donor() + " already: nothing to do");
+                return;
+            }
+            if (before != null && !before.joined() && !before.donor().equalsIgnoreCase(donor.name()) && !replace) {
+                throw SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception("A join of " + node.name() + " from "
+                        + before.donor() + " is under way: finish it (join --from " + before.donor() + ") or start over"
+                        + " with --replace");
+            }
+            boolean resuming = before != null && !before.joined() && !replace;
+            List<ApplierLock> locks = lockAppliers(lockHolder);
+            try {
+                if (!resuming) checkNewNode(local);
+                run(local, resuming ? before : null);
+            } finally {
+                locks.forEach(ApplierLock::close);
+            }
+        }
+    }
+
+    /** Every peer's applier lock: no applier of this node runs while it joins, in any process. */
+    private List<ApplierLock> lockAppliers(Connection holder) throws SQLException {
+        List<ApplierLock> held = new ArrayList<>();
+        try {
+            for (String peer : node.config().peers()) {
+                ApplierLock lock = new ApplierLock(node.dialect(), node.changeLog(), node.logSchema(), peer);
+                if (!lock.tryAcquire(holder, () -> VendorDriver.open(node.config()))) {
+                    throw SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception("Cannot join " + node.name() + ": an applier"
+                            + " from " + peer + " runs at " + node.name() + " (in this or another process); a node joins"
+                            + " before it applies anything: stop it (repl.apply=false, or stop the apply command)");
+                }
+                held.add(lock);
+            }
+            return held;
+        } catch (SQLException e) {
+            held.forEach(ApplierLock::close);
+            throw e;
+        }
+    }
+
+    /** A node that has applied from a peer already is not new: joining it would apply twice. */
+    private void checkNewNode(Connection local) throws SQLException {
+        ProgressStore store = new ProgressStore(node.changeLog());
+        List<String> applied = store.sources(local);
+        local.commit();
+        if (applied.isEmpty()) return;
+        if (!replace) {
+            throw SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception("Cannot join " + node.name() + " from "
+                    + donor.name() + ": it has applied from " + String.join(", ", applied) + " already (repl_progress);"
+                    + " a join is for a new node. To copy everything again and start over, join with --replace");
+        }
+    }
+
+    private void run(Connection local, JoinState.Join resumed) throws SQLException {
+        Dialect donorDialect = Peers.dialect(donor);
+        try (Connection reader = Peers.open(donor, node.config().peerTimeout());
+                Connection donorOther = Peers.open(donor, node.config().peerTimeout())) {
+            String donorLog = Peers.logSchema(donor, reader, donorDialect, node);
+            String donorHome = Peers.homeSchema(reader, donorDialect);
+            ChangeLogSchema donorLogSchema = new ChangeLogSchema(donorDialect, donorLog);
+            donorDialect.part(ApplySql.class).instantsInUtc(reader);
+            TableMap localTables = new TableMap(local, node.dialect(), node.config(), donorHome, node.homeSchema());
+            ApplyTrust trust = new ApplyTrust(node.config(), node.dialect(), donor.name(), donorHome, node.homeSchema(),
+                    node.logSchema());
+            List<TableInfo> tables = replicatedTables(reader, donorDialect, donorHome, donorLog, trust);
+            Map<String, String> done = resumed == null ? Map.of() : state.tables(local);
+            local.commit();
+            List<TableCreation.TablePlan> created = new ArrayList<>();
+            List<TableMap.LocalTable> targets = prepareTables(local, reader, donorDialect, donorHome, tables, localTables,
+                    done, created);
+            if (resumed == null) pinPeers(); // before the snapshot: nothing it needs may go after it
+            Position donorAt = donorDialect.part(SourceReaders.class).beginSnapshot(reader, donorOther, donorLogSchema);
+            Map<String, Position> positions = positions(reader, donorLogSchema, donorAt);
+            if (resumed == null) {
+                state.clear(local);
+                state.begin(local, donor.name(), positions);
+                local.commit();
+                LOG.info("jdbc:repl: " + node.name() + " joins from " + donor.name() + ": " + tables.size() + " tables,"
+                        + " applying from " + positions);
+            } else {
+                LOG.info("jdbc:repl: " + node.name() + " goes on joining from " + donor.name() + " ("
+                        + done.values().stream().filter(JoinState.COPIED::equals).count() + " of " + tables.size()
+                        + " tables copied before)");
+            }
+            long pinned = System.nanoTime();
+            for (int i = 0; i < tables.size(); i++) {
+                TableInfo table = tables.get(i);
+                TableMap.LocalTable target = targets.get(i);
+                String key = JoinState.key(target.info().schema(), target.info().name());
+                if (JoinState.COPIED.equals(done.get(key))) continue;
+                copy(local, reader, donorDialect, table, target, key, positions);
+                if (System.nanoTime() - pinned > PIN_EVERY_NANOS) {
+                    refreshPins();
+                    pinned = System.nanoTime();
+                }
+            }
+            for (TableCreation.TablePlan plan : created) run(local, plan.constraints());
+            reader.commit();
+            finish(local, resumed == null ? positions : resumed.start());
+            warnAboutDonorErrors(reader, donorLogSchema);
+        }
+    }
+
+    /**
+     * The donor's tables this node takes changes for, parents before children (foreign keys among
+     * them), each as the donor has it.
+     */
+    private List<TableInfo> replicatedTables(Connection reader, Dialect donorDialect, String donorHome, String donorLog,
+            ApplyTrust trust) throws SQLException {
+        DatabaseMetaData md = reader.getMetaData();
+        Map<String, TableInfo> found = new LinkedHashMap<>();
+        // where a schema is a database (MariaDB/MySQL), the node is its own database: other databases
+        // of the server are other applications' (or other nodes')
+        String only = donorDialect.schemasAreCatalogs() ? donorHome : null;
+        try (ResultSet rs = md.getTables(only, null, "%", new String[] {"TABLE"})) {
+            while (rs.next()) {
+                String schema = donorDialect.schemasAreCatalogs() ? rs.getString("TABLE_CAT") : rs.getString("TABLE_SCHEM");
+                if (only != null && !only.equals(schema)) continue;
+                String name = rs.getString("TABLE_NAME");
+                if (schema != null && schema.equalsIgnoreCase(donorLog)) continue;
+                if (trust.tableRefusal(schema, name) != null) continue;
+                TableCatalog.load(reader, donorDialect, schema, name, null)
+                        .ifPresent(t -> found.put(JoinState.key(schema, name), t));
+            }
+        }
+        return parentsFirst(md, donorDialect, found);
+    }
+
+    private static List<TableInfo> parentsFirst(DatabaseMetaData md, Dialect dialect, Map<String, TableInfo> tables)
+            throws SQLException {
+        Map<String, Set<String>> parents = new LinkedHashMap<>();
+        for (Map.Entry<String, TableInfo> e : tables.entrySet()) {
+            Set<String> of = new LinkedHashSet<>();
+            TableInfo t = e.getValue();
+            String catalog = dialect.schemasAreCatalogs() ? t.schema() : null;
+            String schema = dialect.schemasAreCatalogs() ? null : t.schema();
+            try (ResultSet rs = md.getImportedKeys(catalog, schema, t.name())) {
+                while (rs.next()) {
+                    String ps = dialect.schemasAreCatalogs() ? rs.getString("PKTABLE_CAT") : rs.getString("PKTABLE_SCHEM");
+                    String parent = JoinState.key(ps == null ? t.schema() : ps, rs.getString("PKTABLE_NAME"));
+                    if (!parent.equals(e.getKey()) && tables.containsKey(parent)) of.add(parent);
+                }
+            }
+            parents.put(e.getKey(), of);
+        }
+        List<TableInfo> ordered = new ArrayList<>();
+        Set<String> placed = new LinkedHashSet<>();
+        while (placed.size() < tables.size()) {
+            boolean progress = false;
+            for (Map.Entry<String, Set<String>> e : parents.entrySet()) {
+                if (placed.contains(e.getKey()) || !placed.containsAll(e.getValue())) continue;
+                placed.add(e.getKey());
+                ordered.add(tables.get(e.getKey()));
+                progress = true;
+            }
+            if (!progress) { // a cycle of foreign keys: the rest in any order (the database will say)
+                for (String k : parents.keySet()) if (placed.add(k)) ordered.add(tables.get(k));
+            }
+        }
+        return ordered;
+    }
+
+    /**
+     * Each donor table's counterpart here, created when missing; a table that holds rows the join did
+     * not put there is refused unless {@code replace} (then emptied, children first) — all checked
+     * before anything changes.
+     */
+    private List<TableMap.LocalTable> prepareTables(Connection local, Connection reader, Dialect donorDialect,
+            String donorHome, List<TableInfo> tables, TableMap localTables, Map<String, String> done,
+            List<TableCreation.TablePlan> created) throws SQLException {
+        List<TableInfo> missing = new ArrayList<>();
+        List<String> holdingRows = new ArrayList<>();
+        List<TableMap.LocalTable> existing = new ArrayList<>();
+        for (TableInfo t : tables) {
+            Optional<TableMap.LocalTable> here = resolve(localTables, t);
+            existing.add(here.orElse(null));
+            if (here.isEmpty()) {
+                missing.add(t);
+                continue;
+            }
+            String key = JoinState.key(here.get().info().schema(), here.get().info().name());
+            if (done.containsKey(key)) continue; // the join's own rows: copied, or emptied again below
+            if (holdsRows(local, here.get())) holdingRows.add(here.get().sql());
+        }
+        local.commit();
+        if (!holdingRows.isEmpty() && !replace) {
+            throw SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception("Cannot join " + node.name() + " from " + donor.name()
+                    + ": " + String.join(", ", holdingRows) + (holdingRows.size() == 1 ? " holds" : " hold") + " rows here;"
+                    + " a join copies every replicated table into empty ones. Empty them, or join with --replace to"
+                    + " have the join empty them");
+        }
+        List<TableCreation.TablePlan> plans = new ArrayList<>();
+        for (TableInfo t : missing) {
+            plans.add(TableCreation.plan(reader, donorDialect, t.schema(), t.name(), node.dialect(),
+                    TableMap.mapSchema(t.schema(), donorHome, node.homeSchema())));
+        }
+        for (TableCreation.TablePlan plan : plans) {
+            run(local, plan.createTable());
+            created.add(plan);
+        }
+        if (replace) {
+            for (int i = existing.size() - 1; i >= 0; i--) {
+                if (existing.get(i) != null) delete(local, existing.get(i));
+            }
+        }
+        List<TableMap.LocalTable> out = new ArrayList<>();
+        for (int i = 0; i < tables.size(); i++) {
+            TableMap.LocalTable t = existing.get(i);
+            if (t == null) {
+                localTables.forget(tables.get(i).schema(), tables.get(i).name());
+                t = localTables.resolve(tables.get(i).schema(), tables.get(i).name());
+            }
+            out.add(t);
+        }
+        local.commit();
+        return out;
+    }
+
+    private static Optional<TableMap.LocalTable> resolve(TableMap tables, TableInfo donorTable) throws SQLException {
+        try {
+            return Optional.of(tables.resolve(donorTable.schema(), donorTable.name()));
+        } catch (SQLException e) {
+            if (SqlState.UNDEFINED_TABLE.is(e.getSQLState())) return Optional.empty();
+            throw e;
+        }
+    }
+
+    private static boolean holdsRows(Connection local, TableMap.LocalTable table) throws SQLException {
+        try (Statement s = local.createStatement()) {
+            s.setMaxRows(1);
+            try (ResultSet rs = s.executeQuery("SELECT 1 FROM " + table.sql())) {
+                return rs.next();
+            }
+        }
+    }
+
+    private static void delete(Connection local, TableMap.LocalTable table) throws SQLException {
+        try (Statement s = local.createStatement()) {
+            s.executeUpdate("DELETE FROM " + table.sql());
+        }
+    }
+
+    private static void run(Connection local, List<String> statements) throws SQLException {
+        try (Statement s = local.createStatement()) {
+            for (String sql : statements) s.execute(sql);
+        }
+        local.commit();
+    }
+
+    /** Every peer keeps its whole log for this node from now until its appliers record their own positions. */
+    private void pinPeers() throws SQLException {
+        for (String name : node.config().peers()) {
+            PeerConfig peer = node.config().peer(name);
+            Dialect dialect = Peers.dialect(peer);
+            try (Connection c = Peers.open(peer, node.config().peerTimeout())) {
+                ChangeLogSchema log = new ChangeLogSchema(dialect, Peers.logSchema(peer, c, dialect, node));
+                new Subscribers(dialect, log).pin(c, node.name(), dialect.part(SourceReaders.class).initial());
+            }
+        }
+    }
+
+    /** A long copy: the pins say the node is alive, so that no peer drops it after repl.retention. */
+    private void refreshPins() {
+        try {
+            pinPeers();
+        } catch (SQLException e) {
+            LOG.warn("jdbc:repl: " + node.name() + " could not refresh its rows in its peers' repl_subscriber while"
+                    + " joining: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Where applying from each peer starts: the donor from its snapshot, every other peer from what
+     * the donor had applied from it in that snapshot (nothing yet: its whole log).
+     */
+    private Map<String, Position> positions(Connection reader, ChangeLogSchema donorLog, Position donorAt) throws SQLException {
+        Map<String, Position> donorApplied = new LinkedHashMap<>();
+        try (PreparedStatement ps = reader.prepareStatement("SELECT source_node, position FROM " + donorLog.table("repl_progress"));
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) donorApplied.put(rs.getString(1).toLowerCase(Locale.ROOT), Position.decode(rs.getString(2)));
+        }
+        Map<String, Position> out = new LinkedHashMap<>();
+        for (String name : node.config().peers()) {
+            if (name.equalsIgnoreCase(donor.name())) {
+                out.put(name, donorAt);
+                continue;
+            }
+            Position initial = Peers.dialect(node.config().peer(name)).part(SourceReaders.class).initial();
+            Position at = donorApplied.get(name.toLowerCase(Locale.ROOT));
+            out.put(name, at == null ? initial : ProgressStore.ofKind(at, initial, donor.name(), name));
+        }
+        return out;
+    }
+
+    private void copy(Connection local, Connection reader, Dialect donorDialect, TableInfo table, TableMap.LocalTable target,
+            String key, Map<String, Position> positions) throws SQLException {
+        state.copying(local, key, donor.name());
+        delete(local, target); // rows an interrupted copy left
+        local.commit();
+        TableCopy copy = new TableCopy(reader, donorDialect, table, local, node.dialect(), target);
+        long total = copy.count();
+        long began = System.nanoTime();
+        long[] told = {began};
+        String name = target.sql();
+        long rows = copy.run(n -> {
+            long now = System.nanoTime();
+            if (now - told[0] < PROGRESS_EVERY_NANOS) return;
+            told[0] = now;
+            progress.accept(new JoinProgress(name, n, total, rate(n, now - began), false));
+        }, n -> state.copied(local, key, donor.name(), n, positions));
+        progress.accept(new JoinProgress(name, rows, total, rate(rows, System.nanoTime() - began), true));
+        LOG.info("jdbc:repl: " + node.name() + " copied " + rows + " rows of " + name + " from " + donor.name());
+    }
+
+    private static double rate(long rows, long nanos) {
+        return nanos <= 0 ? 0 : rows * 1e9 / nanos;
+    }
+
+    /** The appliers' positions and the join's end, in one transaction. */
+    private void finish(Connection local, Map<String, Position> start) throws SQLException {
+        ProgressStore store = new ProgressStore(node.changeLog());
+        for (Map.Entry<String, Position> e : start.entrySet()) store.start(local, e.getKey(), e.getValue());
+        state.finish(local);
+        local.commit();
+        LOG.info("jdbc:repl: " + node.name() + " joined from " + donor.name() + "; applying from " + start.keySet());
+    }
+
+    /** The donor's error queue holds transactions its copy lacks: said, since this node will lack them too. */
+    private void warnAboutDonorErrors(Connection reader, ChangeLogSchema donorLog) {
+        try (PreparedStatement ps = reader.prepareStatement("SELECT count(*) FROM " + donorLog.table("repl_error"));
+                ResultSet rs = ps.executeQuery()) {
+            if (rs.next() && rs.getLong(1) > 0) {
+                LOG.warn("jdbc:repl: " + donor.name() + " has " + rs.getLong(1) + " entries in its error queue: their"
+                        + " transactions are not in the copy " + node.name() + " joined with, and an 'errors retry' at "
+                        + donor.name() + " later does not reach " + node.name());
+            }
+        } catch (SQLException e) {
+            LOG.debug("jdbc:repl: could not read " + donor.name() + "'s error queue: " + e);
+        }
+    }
+}
