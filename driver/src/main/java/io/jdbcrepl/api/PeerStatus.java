@@ -13,7 +13,8 @@ package io.jdbcrepl.api;
  * @param state the applier's state in this JVM: {@code RUNNING}, {@code STANDBY} (another applier holds
  *        the lock), {@code UNREACHABLE}, {@code PAUSED} (a
  *        passing failure here, such as a full disk or a read-only database: retried with backoff, the
- *        cause in {@code lastError}), {@code STARTING}, {@code STOPPED}, {@code DROPPED} (this node was
+ *        cause in {@code lastError}), {@code STARTING}, {@code JOINING} (a join of this node is under way,
+ *        in any process: nothing is applied until it ends; how far in {@code lastError}), {@code STOPPED}, {@code DROPPED} (this node was
  *        dropped as the peer's subscriber), {@code REWOUND} (the peer went back in time: restored
  *        from a backup, or a crash lost commits; applying from it stopped, the reason and evidence
  *        in {@code lastError}, in every JVM until reset), or {@code NOT_RUNNING} (no applier in this JVM). With no

@@ -53,6 +53,17 @@ public final class NodeAdmin implements ReplAdmin {
         }
     }
 
+    /** What a join under way here has done ("joining from n1: 2 of 3 tables copied"), or null when none is. */
+    private String joining(Connection local) throws SQLException {
+        JoinState state = new JoinState(node.changeLog());
+        JoinState.Join join = state.join(local);
+        if (join == null || join.joined()) return null;
+        java.util.Map<String, String> tables = state.tables(local);
+        long copied = tables.values().stream().filter(JoinState.COPIED::equals).count();
+        return "joining from " + join.donor() + ": " + copied + " tables copied"
+                + (tables.size() > copied ? ", one being copied" : "") + "; applying starts when the join ends";
+    }
+
     @Override
     public void join(String donor, boolean replace, java.util.function.Consumer<io.jdbcrepl.api.JoinProgress> progress)
             throws SQLException {
@@ -196,6 +207,7 @@ public final class NodeAdmin implements ReplAdmin {
         List<String> keyless;
         String purgeBlocked = null;
         try (Connection local = local()) {
+            String joining = joining(local);
             for (String name : node.config().peers()) {
                 PeerConfig peer = node.config().peer(name);
                 Optional<Position> at = progress.read(local, peer.name());
@@ -232,9 +244,10 @@ public final class NodeAdmin implements ReplAdmin {
                 String read = a != null && a.read() != null ? a.read().encode() : applied;
                 String rewound = at.isPresent() ? progress.rewound(local, peer.name()) : null;
                 // no applier in this process: the database says whether one runs in another
-                String state = rewound != null ? "REWOUND" : a != null ? a.state().name()
-                        : heldElsewhere(local, peer.name()) ? "RUNNING" : "NOT_RUNNING";
-                String lastError = rewound != null ? rewound : a != null && a.lastError() != null ? a.lastError() : error;
+                String state = joining != null ? Applier.State.JOINING.name() : rewound != null ? "REWOUND"
+                        : a != null ? a.state().name() : heldElsewhere(local, peer.name()) ? "RUNNING" : "NOT_RUNNING";
+                String lastError = joining != null ? joining : rewound != null ? rewound
+                        : a != null && a.lastError() != null ? a.lastError() : error;
                 if (denied == null && a != null) denied = a.subscribeDenied();
                 peers.add(new PeerStatus(peer.name(), read, applied, lag[0], lag[1], queue, a == null ? 0 : a.failures(),
                         state, lastError, denied, progress.secondsSinceApplied(local, peer.name())));

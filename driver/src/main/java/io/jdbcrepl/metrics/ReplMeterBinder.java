@@ -40,7 +40,7 @@ import java.util.function.ToDoubleFunction;
 public final class ReplMeterBinder implements MeterBinder {
 
     /** The states {@code status} shows, one {@code jdbc.repl.applier.state} gauge each. */
-    static final List<String> STATES = List.of("STARTING", "STANDBY", "RUNNING", "PAUSED", "UNREACHABLE", "STOPPED",
+    static final List<String> STATES = List.of("STARTING", "JOINING", "STANDBY", "RUNNING", "PAUSED", "UNREACHABLE", "STOPPED",
             "DROPPED", "REWOUND", "NOT_RUNNING");
 
     private static final Set<MeterRegistry> BOUND = Collections.newSetFromMap(new IdentityHashMap<>());

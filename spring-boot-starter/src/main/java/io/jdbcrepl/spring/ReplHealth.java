@@ -16,7 +16,8 @@ import java.util.Set;
  * here until an operator acts: the applier is {@code STOPPED}, {@code DROPPED} (this node was
  * dropped as the peer's subscriber), {@code REWOUND}, or {@code NOT_RUNNING} (no applier in this JVM
  * nor in another process); or when the lag is above {@code jdbc-repl.health.lag}. The states the
- * applier leaves by itself stay UP, with the state in the details: {@code STARTING},
+ * applier leaves by itself stay UP, with the state in the details: {@code STARTING}, {@code JOINING}
+ * (its lag, the peers' whole logs until the join ends, makes a joining node DOWN until it has caught up),
  * {@code STANDBY} (another process applies), {@code PAUSED} (a passing failure here, retried) and
  * {@code UNREACHABLE} (the peer is down or cut off: a dead peer must not take the nodes that survive
  * it out of service; its lag is unknown then, and its metrics and status show it).

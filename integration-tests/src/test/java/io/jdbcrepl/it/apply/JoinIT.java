@@ -12,6 +12,8 @@ import io.jdbcrepl.it.support.TestDatabases;
 import io.jdbcrepl.it.support.Vendor;
 import io.jdbcrepl.verify.TableVerifier;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -25,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
@@ -107,11 +110,15 @@ class JoinIT {
     }
 
     static void seed(TestDatabase db) throws SQLException {
+        seed(db, CHILDREN);
+    }
+
+    static void seed(TestDatabase db, int children) throws SQLException {
         Vendor v = db.vendor();
         try (Connection c = db.openRaw(); Statement s = c.createStatement()) {
             for (String sql : schema(v)) s.execute(sql);
             s.execute("INSERT INTO parent (id, name) " + series(v, PARENTS, "SELECT {n}, CONCAT('parent ', {n})"));
-            s.execute("INSERT INTO child (id, parent_id, qty, note) " + series(v, CHILDREN,
+            s.execute("INSERT INTO child (id, parent_id, qty, note) " + series(v, children,
                     "SELECT {n}, MOD({n}, " + PARENTS + ") + 1, MOD({n}, 97), CONCAT('child ', {n})"));
             s.execute("INSERT INTO counter (id, n) " + series(v, COUNTERS, "SELECT {n}, 0"));
         }
@@ -225,7 +232,15 @@ class JoinIT {
         assertThat(w2.transactions).isPositive();
         assertThat(seen).filteredOn(JoinProgress::done).extracting(JoinProgress::table).hasSize(3);
 
-        // the existing nodes learn about the new one; the new one applies from both
+        allApplyFromAllAndAgree(dbs, increments);
+    }
+
+    /**
+     * The existing nodes learn about the new one (their repl.peers now name it) and it applies from
+     * both; one more change on the new node; then every table agrees on the three nodes, every
+     * increment is counted once on each and nothing is in an error queue.
+     */
+    static void allApplyFromAllAndAgree(List<TestDatabase> dbs, AtomicLong increments) throws Exception {
         Repl.shutdown();
         String[] urls = {url(dbs, 0, List.of(1, 2), Map.of()), url(dbs, 1, List.of(0, 2), Map.of()),
                 url(dbs, 2, List.of(0, 1), Map.of())};
@@ -249,6 +264,83 @@ class JoinIT {
                     .isEqualTo(increments.get());
             assertThat(sum(dbs.get(i), dbs.get(i).driverTables("SELECT count(*) FROM repl_error"))).isZero();
         }
+    }
+
+    /**
+     * The joining JVM is killed (SIGKILL) while it copies the last and largest table, the first two
+     * copied; the join run again keeps those two and copies the third from a new snapshot, and the
+     * appliers skip, for that table only, the changes between the two snapshots it already holds.
+     */
+    @ParameterizedTest
+    @MethodSource("servers")
+    void aJoinKilledMidCopyGoesOnWhenRunAgain(Vendor vendor) throws Exception {
+        List<TestDatabase> dbs = new ArrayList<>();
+        for (int i = 0; i < 3; i++) dbs.add(databases.create(vendor, "joinkill_n" + (i + 1)));
+        int children = 400_000;
+        seed(dbs.get(0), children);
+        seed(dbs.get(1), children);
+        try (Connection c = dbs.get(2).openRaw(); Statement s = c.createStatement()) {
+            for (String sql : schema(vendor)) s.execute(sql);
+        }
+        String n1 = url(dbs, 0, List.of(1), Map.of());
+        String n2 = url(dbs, 1, List.of(0), Map.of());
+        open(dbs, 0, n1).close();
+        open(dbs, 1, n2).close();
+        AtomicLong increments = new AtomicLong();
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        Writer w1 = new Writer(n1, dbs.get(0), 0, increments, failures);
+        Writer w2 = new Writer(n2, dbs.get(1), 1, increments, failures);
+        w1.start();
+        w2.start();
+
+        String joining = url(dbs, 2, List.of(0, 1), Map.of("repl.apply", "false"));
+        open(dbs, 2, joining).close(); // the driver's tables
+        Path output = Files.createTempFile("join-killed", ".txt");
+        String vendorJar = Path.of((vendor == Vendor.POSTGRESQL ? org.postgresql.Driver.class : org.mariadb.jdbc.Driver.class)
+                .getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx128m", "-cp", System.getProperty("repl.driverJar") + java.io.File.pathSeparator + vendorJar,
+                "io.jdbcrepl.cli.Main", "join", "--url", joining, "--from", "n1", "--user", dbs.get(2).user()));
+        if (!dbs.get(2).password().isEmpty()) command.addAll(List.of("--password", dbs.get(2).password()));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (!Files.readString(output).matches("(?s).*child\\S*: \\d+/\\d+ rows.*")) {
+                assertThat(process.isAlive()).as("the join runs; it printed: %s", Files.readString(output)).isTrue();
+                assertThat(System.nanoTime()).as("copying child; so far: %s", Files.readString(output)).isLessThan(deadline);
+                Thread.sleep(20);
+            }
+            process.destroyForcibly(); // SIGKILL
+            assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            process.destroyForcibly();
+        }
+        String printed = Files.readString(output);
+        Files.deleteIfExists(output);
+        assertThat(printed).as(printed).containsPattern("counter\\S*: 10000 rows copied")
+                .containsPattern("parent\\S*: 10000 rows copied").doesNotContain("has joined");
+        assertThat(sum(dbs.get(2), dbs.get(2).driverTables("SELECT count(*) FROM repl_join WHERE position = 'copying'")))
+                .as("the copy of child was under way").isEqualTo(1);
+        Thread.sleep(1000); // writers move on between the two snapshots
+
+        try (Connection c = open(dbs, 2, joining)) {
+            List<JoinProgress> seen = new ArrayList<>();
+            c.unwrap(ReplAdmin.class).join("n1", false, seen::add);
+            assertThat(seen).filteredOn(JoinProgress::done).extracting(JoinProgress::table)
+                    .singleElement().asString().contains("child");
+        }
+        assertThat(sum(dbs.get(2), dbs.get(2).driverTables("SELECT count(*) FROM repl_join WHERE position = 'copied'")))
+                .isEqualTo(3);
+        w1.stop.set(true);
+        w2.stop.set(true);
+        w1.join();
+        w2.join();
+        assertThat(failures).isEmpty();
+        allApplyFromAllAndAgree(dbs, increments);
+    }
+
+    static Stream<Vendor> servers() {
+        return Stream.of(Vendor.POSTGRESQL, Vendor.MARIADB);
     }
 
     @Test
