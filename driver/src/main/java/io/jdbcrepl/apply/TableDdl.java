@@ -26,12 +26,22 @@ public interface TableDdl {
      * @param identity   whether, and how, it is an identity (serial, AUTO_INCREMENT)
      * @param computed   whether the database computes it from other columns (never copied to another database)
      * @param note       what another database does not keep of it (an ENUM's values), or null
+     * @param fraction   the fractional digits of a time or timestamp where JDBC's {@code DECIMAL_DIGITS} does not
+     *                   give them, else -1
      */
-    record NativeColumn(String type, String defaultSql, Identity identity, boolean computed, String note) {
+    record NativeColumn(String type, String defaultSql, Identity identity, boolean computed, String note, int fraction) {
     }
 
     /** The table's columns by stored name, as this database defines them. */
     Map<String, NativeColumn> nativeColumns(Connection connection, String schema, String table) throws SQLException;
+
+    /**
+     * The names of the constraints that unique indexes enforce, by index name, where the two differ
+     * (H2 names a constraint's index after it); empty where they are the same.
+     */
+    default Map<String, String> constraintsOfIndexes(Connection connection, String schema, String table) throws SQLException {
+        return Map.of();
+    }
 
     /**
      * The type here that holds exactly the values of a column of another database whose values are

@@ -60,7 +60,8 @@ public record TableDefinition(String schema, String name, List<Column> columns, 
 
         /** The fractional digits of a time or timestamp, 0 to 6. */
         public int fraction() {
-            return Math.max(0, Math.min(6, scale));
+            int digits = definition != null && definition.fraction() >= 0 ? definition.fraction() : scale;
+            return Math.max(0, Math.min(6, digits));
         }
 
         /** Whether it holds character data (not a type JDBC calls OTHER: an interval, an array, a range). */
@@ -97,7 +98,8 @@ public record TableDefinition(String schema, String name, List<Column> columns, 
         DatabaseMetaData md = connection.getMetaData();
         String catalog = dialect.schemasAreCatalogs() ? schema : null;
         String schem = dialect.schemasAreCatalogs() ? null : schema;
-        Map<String, TableDdl.NativeColumn> natives = dialect.part(TableDdl.class).nativeColumns(connection, schema, table);
+        TableDdl ddl = dialect.part(TableDdl.class);
+        Map<String, TableDdl.NativeColumn> natives = ddl.nativeColumns(connection, schema, table);
 
         TreeMap<Integer, Column> columns = new TreeMap<>();
         String escape = md.getSearchStringEscape();
@@ -109,9 +111,12 @@ public record TableDefinition(String schema, String name, List<Column> columns, 
                 String typeName = rs.getString("TYPE_NAME");
                 ValueType type = ValueType.of(jdbcType, typeName);
                 if (type == ValueType.TIMESTAMP && dialect.timestampInSessionZone(typeName)) type = ValueType.TIMESTAMPTZ;
+                TableDdl.NativeColumn definition = natives.get(name);
+                // a JSON type the connector reports as text (MariaDB's LONGTEXT with a check)
+                if (type == ValueType.STRING && definition != null && "JSON".equalsIgnoreCase(definition.type())) type = ValueType.JSON;
                 columns.put(rs.getInt("ORDINAL_POSITION"), new Column(name, jdbcType, typeName, rs.getInt("COLUMN_SIZE"),
                         rs.getInt("DECIMAL_DIGITS"), rs.getInt("NULLABLE") != DatabaseMetaData.columnNoNulls, type,
-                        natives.get(name)));
+                        definition));
             }
         }
 
@@ -125,12 +130,13 @@ public record TableDefinition(String schema, String name, List<Column> columns, 
         }
         List<String> primaryKey = new ArrayList<>(pk.values());
         return new TableDefinition(schema, table, new ArrayList<>(columns.values()), pkName, primaryKey,
-                indexes(md, catalog, schem, table, primaryKey), foreignKeys(md, catalog, schem, table));
+                indexes(md, catalog, schem, table, primaryKey, ddl.constraintsOfIndexes(connection, schema, table)),
+                foreignKeys(md, catalog, schem, table));
     }
 
-    /** The indexes but the primary key's, in the order the metadata lists them. */
-    private static List<Index> indexes(DatabaseMetaData md, String catalog, String schema, String table, List<String> primaryKey)
-            throws SQLException {
+    /** The indexes but the primary key's, in the order the metadata lists them, named as the constraints they enforce. */
+    private static List<Index> indexes(DatabaseMetaData md, String catalog, String schema, String table, List<String> primaryKey,
+            Map<String, String> constraintNames) throws SQLException {
         Map<String, TreeMap<Integer, String[]>> columns = new LinkedHashMap<>();
         Map<String, Boolean> unique = new LinkedHashMap<>();
         try (ResultSet rs = md.getIndexInfo(catalog, schema, table, false, false)) {
@@ -147,7 +153,7 @@ public record TableDefinition(String schema, String name, List<Column> columns, 
             List<String> names = e.getValue().values().stream().map(c -> c[0]).toList();
             boolean isUnique = unique.get(e.getKey());
             if (isUnique && names.equals(primaryKey)) continue;
-            out.add(new Index(e.getKey(), isUnique, names, e.getValue().values().stream().map(c -> "D".equals(c[1])).toList()));
+            out.add(new Index(constraintNames.getOrDefault(e.getKey(), e.getKey()), isUnique, names, e.getValue().values().stream().map(c -> "D".equals(c[1])).toList()));
         }
         return out;
     }

@@ -43,8 +43,23 @@ final class H2TableDdl implements TableDdl {
                         type = type + " GENERATED ALWAYS AS (" + rs.getString(11) + ")";
                         def = null;
                     }
-                    out.put(rs.getString(1), new NativeColumn(type, def, id, computed, null));
+                    out.put(rs.getString(1), new NativeColumn(type, def, id, computed, null, -1));
                 }
+            }
+        }
+        return out;
+    }
+
+    /** Unique constraints, whose indexes H2 names {@code <constraint>_INDEX_<n>}. */
+    @Override
+    public Map<String, String> constraintsOfIndexes(Connection connection, String schema, String table) throws SQLException {
+        Map<String, String> out = new LinkedHashMap<>();
+        try (PreparedStatement ps = connection.prepareStatement("SELECT INDEX_NAME, CONSTRAINT_NAME FROM INFORMATION_SCHEMA.TABLE_CONSTRAINTS"
+                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND CONSTRAINT_TYPE = 'UNIQUE'")) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) out.put(rs.getString(1), rs.getString(2));
             }
         }
         return out;

@@ -40,7 +40,7 @@ final class MySqlTableDdl implements TableDdl {
     public Map<String, NativeColumn> nativeColumns(Connection connection, String schema, String table) throws SQLException {
         boolean mariaDb = mariaDb(connection);
         Set<String> json = mariaDb ? jsonColumns(connection, schema, table) : Set.of();
-        String sql = "SELECT COLUMN_NAME, COLUMN_TYPE, COLUMN_DEFAULT, EXTRA, GENERATION_EXPRESSION, COLLATION_NAME, DATA_TYPE"
+        String sql = "SELECT COLUMN_NAME, COLUMN_TYPE, COLUMN_DEFAULT, EXTRA, GENERATION_EXPRESSION, COLLATION_NAME, DATA_TYPE, DATETIME_PRECISION"
                 + " FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION";
         Map<String, NativeColumn> out = new LinkedHashMap<>();
         try (PreparedStatement ps = connection.prepareStatement(sql)) {
@@ -65,7 +65,8 @@ final class MySqlTableDdl implements TableDdl {
                     String def = computed ? null : defaultSql(rs.getString(3), lowerExtra.contains("default_generated"), mariaDb);
                     String note = dataType.equals("enum") || dataType.equals("set")
                             ? "its type " + rs.getString(2) + " becomes a text type: the allowed values are not kept" : null;
-                    out.put(name, new NativeColumn(type, def, id, computed, note));
+                    int fraction = rs.getObject(8) == null ? -1 : rs.getInt(8); // the connectors' DECIMAL_DIGITS of a DATETIME(6) is 0
+                    out.put(name, new NativeColumn(type, def, id, computed, note, fraction));
                 }
             }
         }

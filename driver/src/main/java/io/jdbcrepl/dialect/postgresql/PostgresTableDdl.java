@@ -44,7 +44,7 @@ final class PostgresTableDdl implements TableDdl {
                         type = type + " GENERATED ALWAYS AS (" + def + ") STORED";
                         def = null;
                     }
-                    out.put(rs.getString(1), new NativeColumn(type, def, id, computed, null));
+                    out.put(rs.getString(1), new NativeColumn(type, def, id, computed, null, -1));
                 }
             }
         }
