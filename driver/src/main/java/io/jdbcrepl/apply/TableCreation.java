@@ -69,8 +69,9 @@ public final class TableCreation {
     static TablePlan plan(TableDefinition donor, Set<String> donorConstraints, Dialect donorDialect, Dialect localDialect,
             String localSchema) throws SQLException {
         Names names = new Names(donorDialect, localDialect, donor, localSchema);
-        boolean sameVendor = donorDialect.getClass() == localDialect.getClass();
         TableDdl ddl = localDialect.part(TableDdl.class);
+        // the same definitions' language (MySQL's and MariaDB's are one): the donor's own definitions
+        boolean sameVendor = donorDialect.part(TableDdl.class).getClass() == ddl.getClass();
         List<String> notes = new ArrayList<>();
 
         List<String> elements = new ArrayList<>();

@@ -21,8 +21,9 @@ final class PostgresTableDdl implements TableDdl {
     @Override
     public Map<String, NativeColumn> nativeColumns(Connection connection, String schema, String table) throws SQLException {
         String sql = "SELECT a.attname, format_type(a.atttypid, a.atttypmod), pg_get_expr(d.adbin, d.adrelid),"
-                + " a.attidentity, a.attgenerated"
+                + " a.attidentity, a.attgenerated, ty.typtype = 'e'"
                 + " FROM pg_attribute a JOIN pg_class t ON t.oid = a.attrelid JOIN pg_namespace n ON n.oid = t.relnamespace"
+                + " JOIN pg_type ty ON ty.oid = a.atttypid"
                 + " LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum"
                 + " WHERE n.nspname = ? AND t.relname = ? AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum";
         Map<String, NativeColumn> out = new LinkedHashMap<>();
@@ -44,7 +45,8 @@ final class PostgresTableDdl implements TableDdl {
                         type = type + " GENERATED ALWAYS AS (" + def + ") STORED";
                         def = null;
                     }
-                    out.put(rs.getString(1), new NativeColumn(type, def, id, computed, null, -1));
+                    String note = rs.getBoolean(6) ? "its enum type " + type + " becomes a text type: the allowed values are not kept" : null;
+                    out.put(rs.getString(1), new NativeColumn(type, def, id, computed, note, -1));
                 }
             }
         }
