@@ -3,7 +3,6 @@ package io.jdbcrepl.apply;
 import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.ValueType;
-import io.jdbcrepl.node.Catalogs;
 import io.jdbcrepl.node.TableCatalog;
 
 import java.sql.Connection;
@@ -13,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -57,17 +55,11 @@ public final class TableCreation {
         if (definition.columns().isEmpty()) {
             throw SqlState.UNDEFINED_TABLE.exception("The donor has no table " + donorSchema + "." + table + " to create here");
         }
-        Set<String> constraintNames = donorDialect.part(Catalogs.class).constraints(donor, donorSchema, table).keySet();
-        return plan(definition, constraintNames, donorDialect, localDialect, localSchema);
+        return plan(definition, donorDialect, localDialect, localSchema);
     }
 
-    /**
-     * Plans the creation of {@code donor}'s table in {@code localSchema}.
-     *
-     * @param donorConstraints names of the donor's unique indexes that are constraints, when its database tells them apart (else empty)
-     */
-    static TablePlan plan(TableDefinition donor, Set<String> donorConstraints, Dialect donorDialect, Dialect localDialect,
-            String localSchema) throws SQLException {
+    /** Plans the creation of {@code donor}'s table in {@code localSchema}. */
+    static TablePlan plan(TableDefinition donor, Dialect donorDialect, Dialect localDialect, String localSchema) throws SQLException {
         Names names = new Names(donorDialect, localDialect, donor, localSchema);
         TableDdl ddl = localDialect.part(TableDdl.class);
         // the same definitions' language (MySQL's and MariaDB's are one): the donor's own definitions
@@ -84,7 +76,6 @@ public final class TableCreation {
                     + "PRIMARY KEY (" + names.columns(donor.primaryKey()) + ")");
         }
         List<String> indexes = new ArrayList<>();
-        boolean donorNamesConstraints = !donorConstraints.isEmpty();
         for (TableDefinition.Index index : donor.indexes()) {
             List<String> missing = index.columns().stream().filter(n -> donor.columns().stream().noneMatch(c -> c.name().equals(n)))
                     .toList();
@@ -93,7 +84,7 @@ public final class TableCreation {
                 continue;
             }
             String name = names.quote(names.index(index.name()));
-            if (index.unique() && (!donorNamesConstraints || donorConstraints.contains(index.name()))) {
+            if (index.unique() && index.constraint()) {
                 elements.add("CONSTRAINT " + name + " UNIQUE (" + names.columns(index.columns()) + ")");
             } else {
                 List<String> cols = new ArrayList<>();

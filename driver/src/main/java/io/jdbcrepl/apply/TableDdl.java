@@ -36,12 +36,11 @@ public interface TableDdl {
     Map<String, NativeColumn> nativeColumns(Connection connection, String schema, String table) throws SQLException;
 
     /**
-     * The names of the constraints that unique indexes enforce, by index name, where the two differ
-     * (H2 names a constraint's index after it); empty where they are the same.
+     * The table's unique constraints (not its primary key) by the name of the index that enforces
+     * each (H2 names it after the constraint, {@code <constraint>_INDEX_<n>}); a unique index not
+     * among them is an index of its own.
      */
-    default Map<String, String> constraintsOfIndexes(Connection connection, String schema, String table) throws SQLException {
-        return Map.of();
-    }
+    Map<String, String> uniqueConstraints(Connection connection, String schema, String table) throws SQLException;
 
     /**
      * The type here that holds exactly the values of a column of another database whose values are

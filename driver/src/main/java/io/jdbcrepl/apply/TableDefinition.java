@@ -79,8 +79,8 @@ public record TableDefinition(String schema, String name, List<Column> columns, 
     /** PostgreSQL's plain numeric reads with this precision (or 0). */
     static final int MAX_DECIMAL_PRECISION = 1000;
 
-    /** An index: unique or not, its columns in order, each with whether it descends. */
-    public record Index(String name, boolean unique, List<String> columns, List<Boolean> descending) {
+    /** An index: unique or not, a unique constraint's or its own, its columns in order, each with whether it descends. */
+    public record Index(String name, boolean unique, boolean constraint, List<String> columns, List<Boolean> descending) {
     }
 
     /** A foreign key and its actions ({@link DatabaseMetaData#importedKeyCascade} ...). */
@@ -130,7 +130,7 @@ public record TableDefinition(String schema, String name, List<Column> columns, 
         }
         List<String> primaryKey = new ArrayList<>(pk.values());
         return new TableDefinition(schema, table, new ArrayList<>(columns.values()), pkName, primaryKey,
-                indexes(md, catalog, schem, table, primaryKey, ddl.constraintsOfIndexes(connection, schema, table)),
+                indexes(md, catalog, schem, table, primaryKey, ddl.uniqueConstraints(connection, schema, table)),
                 foreignKeys(md, catalog, schem, table));
     }
 
@@ -153,7 +153,8 @@ public record TableDefinition(String schema, String name, List<Column> columns, 
             List<String> names = e.getValue().values().stream().map(c -> c[0]).toList();
             boolean isUnique = unique.get(e.getKey());
             if (isUnique && names.equals(primaryKey)) continue;
-            out.add(new Index(constraintNames.getOrDefault(e.getKey(), e.getKey()), isUnique, names, e.getValue().values().stream().map(c -> "D".equals(c[1])).toList()));
+            String constraint = constraintNames.get(e.getKey());
+            out.add(new Index(constraint != null ? constraint : e.getKey(), isUnique, constraint != null, names, e.getValue().values().stream().map(c -> "D".equals(c[1])).toList()));
         }
         return out;
     }

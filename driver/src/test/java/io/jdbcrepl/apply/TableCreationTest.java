@@ -13,7 +13,6 @@ import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.List;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The plan of a joining node's missing table, from a definition given by hand: types, names, defaults, refusals. */
@@ -61,7 +60,7 @@ class TableCreationTest {
                 column("bin", Types.BINARY, "bytea", 2147483647, 0, ValueType.BINARY),
                 column("n", Types.BIGINT, "int8", 19, 0, ValueType.INTEGER,
                         new NativeColumn("bigint", null, Identity.ALWAYS, false, null, -1))));
-        TableCreation.TablePlan plan = TableCreation.plan(t, Set.of(), PG, MARIADB, "shop");
+        TableCreation.TablePlan plan = TableCreation.plan(t, PG, MARIADB, "shop");
 
         assertThat(plan.localTable()).isEqualTo("`shop`.`docs`");
         assertThat(line(plan, "`slug`")).isEqualTo("`slug` VARCHAR(255),"); // a key: InnoDB needs a length
@@ -101,11 +100,11 @@ class TableCreationTest {
                 column("code", Types.VARCHAR, "VARCHAR", 10, 0, ValueType.STRING,
                         new NativeColumn("varchar(10)", "uuid()", Identity.NONE, false, null, -1))),
                 "PRIMARY", List.of("id"),
-                List.of(new TableDefinition.Index("by_state", false, List.of("state", "at"), List.of(false, true)),
-                        new TableDefinition.Index("orders_code", true, List.of("code"), List.of(false))),
+                List.of(new TableDefinition.Index("by_state", false, false, List.of("state", "at"), List.of(false, true)),
+                        new TableDefinition.Index("orders_code", true, true, List.of("code"), List.of(false))),
                 List.of(new TableDefinition.ForeignKey("fk_customer", List.of("big"), "shop", "customers", List.of("id"),
                         DatabaseMetaData.importedKeyCascade, DatabaseMetaData.importedKeyNoAction)));
-        TableCreation.TablePlan plan = TableCreation.plan(t, Set.of(), MARIADB, PG, "public");
+        TableCreation.TablePlan plan = TableCreation.plan(t, MARIADB, PG, "public");
 
         // MariaDB keeps a name as written and matches it in any case: folded as PostgreSQL folds
         assertThat(plan.localTable()).isEqualTo("\"public\".\"orders\"");
@@ -135,7 +134,7 @@ class TableCreationTest {
                 column("MixedCase", Types.NUMERIC, "numeric", 0, 0, ValueType.DECIMAL),
                 column("note", Types.VARCHAR, "varchar", 30, 0, ValueType.STRING,
                         new NativeColumn("character varying(30)", "'it''s'::character varying", Identity.NONE, false, null, -1))));
-        TableCreation.TablePlan plan = TableCreation.plan(t, Set.of(), PG, H2, "PUBLIC");
+        TableCreation.TablePlan plan = TableCreation.plan(t, PG, H2, "PUBLIC");
 
         assertThat(plan.localTable()).isEqualTo("\"PUBLIC\".\"ITEMS\"");
         assertThat(line(plan, "\"ID\"")).isEqualTo("\"ID\" INTEGER,");
@@ -152,9 +151,9 @@ class TableCreationTest {
                         new NativeColumn("numeric(12,3)", "0.5", Identity.NONE, false, null, -1)),
                 column("tags", Types.ARRAY, "_text", 0, 0, ValueType.STRING,
                         new NativeColumn("text[]", "'{}'::text[]", Identity.NONE, false, null, -1))),
-                "t_pkey", List.of("id"), List.of(new TableDefinition.Index("t_amount_idx", true, List.of("amount"), List.of(false)),
-                        new TableDefinition.Index("t_lower_idx", false, List.of("lower(tags)"), List.of(false))), List.of());
-        TableCreation.TablePlan plan = TableCreation.plan(t, Set.of("t_pkey"), PG, PG, "app");
+                "t_pkey", List.of("id"), List.of(new TableDefinition.Index("t_amount_idx", true, false, List.of("amount"), List.of(false)),
+                        new TableDefinition.Index("t_lower_idx", false, false, List.of("lower(tags)"), List.of(false))), List.of());
+        TableCreation.TablePlan plan = TableCreation.plan(t, PG, PG, "app");
 
         assertThat(plan.createTable().get(0)).isEqualTo("""
                 CREATE TABLE "app"."t" (
@@ -172,20 +171,20 @@ class TableCreationTest {
     void aColumnNoTypeHereHoldsIsRefusedNamingIt() {
         TableDefinition interval = table("public", "spans", List.of(), List.of(
                 column("took", Types.OTHER, "interval", 49, 6, ValueType.STRING)));
-        assertThatThrownBy(() -> TableCreation.plan(interval, Set.of(), PG, MARIADB, "app"))
+        assertThatThrownBy(() -> TableCreation.plan(interval, PG, MARIADB, "app"))
                 .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("0AR01"))
                 .hasMessageContaining("public.spans.took").hasMessageContaining("interval");
 
         TableDefinition wide = table("public", "w", List.of(), List.of(column("big", Types.NUMERIC, "numeric", 100, 2, ValueType.DECIMAL)));
-        assertThatThrownBy(() -> TableCreation.plan(wide, Set.of(), PG, MARIADB, "app")).hasMessageContaining("public.w.big");
+        assertThatThrownBy(() -> TableCreation.plan(wide, PG, MARIADB, "app")).hasMessageContaining("public.w.big");
 
         TableDefinition computed = table("public", "c", List.of(), List.of(column("total", Types.INTEGER, "int4", 10, 0, ValueType.INTEGER,
                 new NativeColumn("integer GENERATED ALWAYS AS (a + b) STORED", null, Identity.NONE, true, null, -1))));
-        assertThatThrownBy(() -> TableCreation.plan(computed, Set.of(), PG, H2, "app")).hasMessageContaining("computed");
+        assertThatThrownBy(() -> TableCreation.plan(computed, PG, H2, "app")).hasMessageContaining("computed");
 
         TableDefinition unread = table("PUBLIC", "E", List.of(), List.of(column("KIND", Types.OTHER, "ENUM", 5, 0, ValueType.STRING,
                 new NativeColumn(null, null, Identity.NONE, false, null, -1))));
-        assertThatThrownBy(() -> TableCreation.plan(unread, Set.of(), H2, H2, "PUBLIC")).hasMessageContaining("PUBLIC.E.KIND");
+        assertThatThrownBy(() -> TableCreation.plan(unread, H2, H2, "PUBLIC")).hasMessageContaining("PUBLIC.E.KIND");
     }
 
     @Test

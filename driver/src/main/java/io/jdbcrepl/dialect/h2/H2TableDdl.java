@@ -50,9 +50,8 @@ final class H2TableDdl implements TableDdl {
         return out;
     }
 
-    /** Unique constraints, whose indexes H2 names {@code <constraint>_INDEX_<n>}. */
     @Override
-    public Map<String, String> constraintsOfIndexes(Connection connection, String schema, String table) throws SQLException {
+    public Map<String, String> uniqueConstraints(Connection connection, String schema, String table) throws SQLException {
         Map<String, String> out = new LinkedHashMap<>();
         try (PreparedStatement ps = connection.prepareStatement("SELECT INDEX_NAME, CONSTRAINT_NAME FROM INFORMATION_SCHEMA.TABLE_CONSTRAINTS"
                 + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND CONSTRAINT_TYPE = 'UNIQUE'")) {

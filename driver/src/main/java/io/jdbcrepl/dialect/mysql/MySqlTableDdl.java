@@ -107,6 +107,21 @@ final class MySqlTableDdl implements TableDdl {
         return out;
     }
 
+    /** Every unique index is a unique constraint of the same name here. */
+    @Override
+    public Map<String, String> uniqueConstraints(Connection connection, String schema, String table) throws SQLException {
+        Map<String, String> out = new LinkedHashMap<>();
+        try (PreparedStatement ps = connection.prepareStatement("SELECT CONSTRAINT_NAME FROM information_schema.TABLE_CONSTRAINTS"
+                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND CONSTRAINT_TYPE = 'UNIQUE'")) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) out.put(rs.getString(1), rs.getString(1));
+            }
+        }
+        return out;
+    }
+
     @Override
     public String mappedType(ValueType type, TableDefinition.Column column, boolean indexed) {
         int length = column.length();

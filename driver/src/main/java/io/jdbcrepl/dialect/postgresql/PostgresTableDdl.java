@@ -54,6 +54,22 @@ final class PostgresTableDdl implements TableDdl {
     }
 
     @Override
+    public Map<String, String> uniqueConstraints(Connection connection, String schema, String table) throws SQLException {
+        String sql = "SELECT i.relname, c.conname FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid"
+                + " JOIN pg_namespace n ON n.oid = t.relnamespace JOIN pg_class i ON i.oid = c.conindid"
+                + " WHERE n.nspname = ? AND t.relname = ? AND c.contype = 'u'";
+        Map<String, String> out = new LinkedHashMap<>();
+        try (PreparedStatement ps = connection.prepareStatement(sql)) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) out.put(rs.getString(1), rs.getString(2));
+            }
+        }
+        return out;
+    }
+
+    @Override
     public String mappedType(ValueType type, TableDefinition.Column column, boolean indexed) {
         return switch (type) {
             case BOOLEAN -> "boolean";
