@@ -124,6 +124,10 @@ class TableCreationIT {
             for (String table : List.of("parent", "rich")) {
                 assertThat(TableCreation.exists(local, localDialect, localSchema, localDialect.fold(table, false))).as(table).isTrue();
                 assertSameShape(donor, donorDialect, donorSchema, local, localDialect, localSchema, table);
+                if (!from.isMariaDbServer() && !to.isMariaDbServer()) { // GENERATED ALWAYS stays ALWAYS
+                    assertThat(identitiesAlways(local, localSchema, localDialect.fold(table, false)))
+                            .isEqualTo(identitiesAlways(donor, donorSchema, donorDialect.fold(table, false)));
+                }
             }
             assertThat(plans.get(1).constraints()).hasSize(1).first().asString().contains("ON DELETE CASCADE");
 
@@ -218,6 +222,20 @@ class TableCreationIT {
                 assertThat(back).as(table + "." + c.name() + " (" + c.typeName() + ")").isEqualTo(expected);
             }
         }
+    }
+
+    /** The columns GENERATED ALWAYS AS IDENTITY, lower case, from the information schema PostgreSQL and H2 share. */
+    private static List<String> identitiesAlways(Connection c, String schema, String table) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT column_name FROM information_schema.columns"
+                + " WHERE table_schema = ? AND table_name = ? AND identity_generation = 'ALWAYS' ORDER BY column_name")) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) out.add(rs.getString(1).toLowerCase(Locale.ROOT));
+            }
+        }
+        return out;
     }
 
     /** Same columns in order (names as each database folds them), nullability, primary key, identity, unique and plain indexes. */
