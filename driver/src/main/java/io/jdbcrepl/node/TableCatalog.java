@@ -71,6 +71,20 @@ public final class TableCatalog {
         return Optional.of(new TableInfo(schema, table, columns, key, constraints, uniqueColumns));
     }
 
+    /** Whether the table exists. {@code schema} and {@code table} are stored names (already folded). */
+    public static boolean exists(Connection connection, Dialect dialect, String schema, String table) throws SQLException {
+        DatabaseMetaData md = connection.getMetaData();
+        String escape = md.getSearchStringEscape();
+        String catalog = dialect.schemasAreCatalogs() ? schema : null;
+        String schemaPattern = dialect.schemasAreCatalogs() ? null : escapePattern(schema, escape);
+        try (ResultSet rs = md.getTables(catalog, schemaPattern, escapePattern(table, escape), null)) {
+            while (rs.next()) {
+                if (table.equals(rs.getString("TABLE_NAME"))) return true; // the pattern is LIKE-ish
+            }
+        }
+        return false;
+    }
+
     /**
      * The table's unique indexes (the primary key among them) by name, each with its columns as
      * stored; an expression stands as a null column. {@code catalog} and {@code schema} as
@@ -96,8 +110,8 @@ public final class TableCatalog {
         }
     }
 
-    /** Escapes LIKE wildcards: {@code t_pk} must not match {@code t1pk}. */
-    static String escapePattern(String name, String escape) {
+    /** Escapes LIKE wildcards for a metadata pattern: {@code t_pk} must not match {@code t1pk}. */
+    public static String escapePattern(String name, String escape) {
         if (name == null || escape == null || escape.isEmpty()) return name;
         StringBuilder out = new StringBuilder();
         for (char c : name.toCharArray()) {

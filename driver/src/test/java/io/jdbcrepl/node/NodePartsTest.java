@@ -1,5 +1,6 @@
 package io.jdbcrepl.node;
 
+import io.jdbcrepl.apply.TableDdl;
 import io.jdbcrepl.demo.DemoDatabase;
 import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.verify.VerifySql;
@@ -11,13 +12,13 @@ import java.sql.Statement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Every database has the parts of node, verify and demo; MariaDB those of MySQL. */
+/** Every database has the parts of node, verify, demo and creating a joining node's tables; MariaDB those of MySQL. */
 class NodePartsTest {
 
     @Test
     void everyDatabaseHasThem() {
         for (Dialect d : Dialect.all()) {
-            for (Class<?> part : new Class<?>[] {Catalogs.class, Notifier.class, VerifySql.class, DemoDatabase.class}) {
+            for (Class<?> part : new Class<?>[] {Catalogs.class, Notifier.class, VerifySql.class, DemoDatabase.class, TableDdl.class}) {
                 assertThat(d.part(part)).as(d.name() + " " + part.getSimpleName()).isNotNull();
             }
         }

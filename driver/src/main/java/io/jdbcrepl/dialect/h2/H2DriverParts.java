@@ -26,6 +26,7 @@ public final class H2DriverParts implements DialectParts {
                 new H2SourceReaders(),
                 new H2ApplySql(),
                 new H2ApplierLocks(),
-                new H2ApplyValues());
+                new H2ApplyValues(),
+                new H2TableDdl());
     }
 }

@@ -26,6 +26,7 @@ public final class MySqlDriverParts implements DialectParts {
                 new MySqlSourceReaders(),
                 new MySqlApplySql(),
                 new MySqlApplierLocks(),
-                new MySqlApplyValues());
+                new MySqlApplyValues(),
+                new MySqlTableDdl());
     }
 }
