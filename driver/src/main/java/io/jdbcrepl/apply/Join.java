@@ -296,6 +296,8 @@ public final class Join {
         for (TableCreation.TablePlan plan : plans) {
             run(local, plan.createTable());
             created.add(plan);
+            LOG.info("jdbc:repl: " + node.name() + " created " + plan.localTable() + " as " + donor.name() + " has it"
+                    + (plan.notes().isEmpty() ? "" : "; " + String.join("; ", plan.notes())));
         }
         if (replace) {
             for (int i = existing.size() - 1; i >= 0; i--) {

@@ -57,6 +57,9 @@ public final class NodeAdmin implements ReplAdmin {
     private String joining(Connection local) throws SQLException {
         JoinState state = new JoinState(node.changeLog());
         JoinState.Join join = state.join(local);
+        if (join == null && node.config().join().isPresent()) {
+            return "joining from " + node.config().join().get() + " (repl.join): the copy has not begun yet";
+        }
         if (join == null || join.joined()) return null;
         java.util.Map<String, String> tables = state.tables(local);
         long copied = tables.values().stream().filter(JoinState.COPIED::equals).count();

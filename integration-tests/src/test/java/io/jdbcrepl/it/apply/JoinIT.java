@@ -59,11 +59,13 @@ class JoinIT {
         Repl.shutdown();
     }
 
+    /** Three nodes, the third joining; whether its tables are there (empty) or the join creates them. */
     static Stream<Arguments> meshes() {
-        return Stream.of(Arguments.of(List.of(Vendor.POSTGRESQL, Vendor.POSTGRESQL, Vendor.POSTGRESQL)),
-                Arguments.of(List.of(Vendor.MARIADB, Vendor.MARIADB, Vendor.MARIADB)),
-                Arguments.of(List.of(Vendor.H2, Vendor.H2, Vendor.H2)),
-                Arguments.of(List.of(Vendor.POSTGRESQL, Vendor.POSTGRESQL, Vendor.MARIADB)));
+        return Stream.of(Arguments.of(List.of(Vendor.POSTGRESQL, Vendor.POSTGRESQL, Vendor.POSTGRESQL), true),
+                Arguments.of(List.of(Vendor.POSTGRESQL, Vendor.POSTGRESQL, Vendor.POSTGRESQL), false),
+                Arguments.of(List.of(Vendor.MARIADB, Vendor.MARIADB, Vendor.MARIADB), true),
+                Arguments.of(List.of(Vendor.H2, Vendor.H2, Vendor.H2), false),
+                Arguments.of(List.of(Vendor.POSTGRESQL, Vendor.POSTGRESQL, Vendor.MARIADB), false));
     }
 
     static String name(int i) {
@@ -179,13 +181,15 @@ class JoinIT {
 
     @ParameterizedTest
     @MethodSource("meshes")
-    void aThirdNodeJoinsFromADonorWhileEveryNodeWritesAndPurges(List<Vendor> vendors) throws Exception {
+    void aThirdNodeJoinsFromADonorWhileEveryNodeWritesAndPurges(List<Vendor> vendors, boolean tablesThere) throws Exception {
         List<TestDatabase> dbs = new ArrayList<>();
         for (int i = 0; i < 3; i++) dbs.add(databases.create(vendors.get(i), "join_n" + (i + 1)));
         seed(dbs.get(0));
-        seed(dbs.get(1)); // the two nodes start identical (SPEC 4.8); the third has empty tables
-        try (Connection c = dbs.get(2).openRaw(); Statement s = c.createStatement()) {
-            for (String sql : schema(vendors.get(2))) s.execute(sql);
+        seed(dbs.get(1)); // the two nodes start identical (SPEC 4.8); the third has empty tables, or none
+        if (tablesThere) {
+            try (Connection c = dbs.get(2).openRaw(); Statement s = c.createStatement()) {
+                for (String sql : schema(vendors.get(2))) s.execute(sql);
+            }
         }
         String n1 = url(dbs, 0, List.of(1), Map.of());
         String n2 = url(dbs, 1, List.of(0), Map.of());
@@ -341,6 +345,44 @@ class JoinIT {
 
     static Stream<Vendor> servers() {
         return Stream.of(Vendor.POSTGRESQL, Vendor.MARIADB);
+    }
+
+    /**
+     * {@code repl.join} on the new node: its first connection starts the join in the background,
+     * {@code status} says JOINING meanwhile, and its appliers apply once the join has ended.
+     */
+    @Test
+    void replJoinJoinsWhenTheNodesApplicationStarts() throws Exception {
+        List<TestDatabase> dbs = new ArrayList<>();
+        for (int i = 0; i < 2; i++) dbs.add(databases.create(Vendor.POSTGRESQL, "repljoin_n" + (i + 1)));
+        seed(dbs.get(0), 300_000);
+        try (Connection c = dbs.get(1).openRaw(); Statement s = c.createStatement()) {
+            for (String sql : schema(Vendor.POSTGRESQL)) s.execute(sql);
+        }
+        String n1 = url(dbs, 0, List.of(1), Map.of());
+        open(dbs, 0, n1).close();
+        String n2 = url(dbs, 1, List.of(0), Map.of("repl.join", "n1"));
+        try (Connection c = open(dbs, 1, n2)) {
+            ReplAdmin admin = c.unwrap(ReplAdmin.class);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            io.jdbcrepl.api.PeerStatus peer = admin.status().peers().get(0);
+            while (!peer.state().equals("JOINING")) {
+                assertThat(System.nanoTime()).as("status shows JOINING; last: " + peer).isLessThan(deadline);
+                Thread.sleep(10);
+                peer = admin.status().peers().get(0);
+            }
+            assertThat(peer.lastError()).contains("joining from n1");
+            try (Connection w = open(dbs, 0, n1); Statement s = w.createStatement()) {
+                s.executeUpdate("UPDATE counter SET n = n + 5 WHERE id = 7");
+            }
+            admin.waitForPeers(WAIT);
+            assertThat(admin.status().peers().get(0).state()).isEqualTo("RUNNING");
+        }
+        assertThat(sum(dbs.get(1), "SELECT count(*) FROM child")).isEqualTo(300_000);
+        assertThat(sum(dbs.get(1), "SELECT n FROM counter WHERE id = 7")).isEqualTo(5);
+        for (String table : List.of("parent", "child", "counter")) {
+            assertThat(verify(dbs, table).agree()).as(table).isTrue();
+        }
     }
 
     @Test
