@@ -142,7 +142,13 @@ public final class InboundServer {
         while (!stopped) {
             try {
                 try (Connection local = VendorDriver.open(node.config())) {
-                    if (Join.joined(node, local)) return;
+                    if (!Join.pending(node, local)) {
+                        if (!Join.joined(node, local)) {
+                            LOG.info("jdbc:repl: repl.join=" + donor + " has nothing to do: " + node.name() + " has applied"
+                                    + " from its peers already (a join is for a new node)");
+                        }
+                        return;
+                    }
                 }
                 new Join(node, donor, false, p -> {
                     if (p.done()) return;

@@ -80,12 +80,12 @@ public final class Join {
 
     /**
      * Whether applying must wait for a join: one is under way here, or {@code repl.join} asks for one
-     * that has not ended.
+     * on a node that has not applied anything yet (a node that has is not new: repl.join is moot there).
      */
     static boolean pending(Node node, Connection local) throws SQLException {
         JoinState.Join join = new JoinState(node.changeLog()).join(local);
         if (join != null) return !join.joined();
-        return node.config().join().isPresent();
+        return node.config().join().isPresent() && new ProgressStore(node.changeLog()).sources(local).isEmpty();
     }
 
     /** Runs the join; returns once every table is copied and the appliers' positions are set. */

@@ -57,7 +57,7 @@ public final class NodeAdmin implements ReplAdmin {
     private String joining(Connection local) throws SQLException {
         JoinState state = new JoinState(node.changeLog());
         JoinState.Join join = state.join(local);
-        if (join == null && node.config().join().isPresent()) {
+        if (join == null && Join.pending(node, local)) {
             return "joining from " + node.config().join().get() + " (repl.join): the copy has not begun yet";
         }
         if (join == null || join.joined()) return null;
