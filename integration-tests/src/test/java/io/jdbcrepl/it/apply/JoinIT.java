@@ -65,7 +65,8 @@ class JoinIT {
                 Arguments.of(List.of(Vendor.POSTGRESQL, Vendor.POSTGRESQL, Vendor.POSTGRESQL), false),
                 Arguments.of(List.of(Vendor.MARIADB, Vendor.MARIADB, Vendor.MARIADB), true),
                 Arguments.of(List.of(Vendor.H2, Vendor.H2, Vendor.H2), false),
-                Arguments.of(List.of(Vendor.POSTGRESQL, Vendor.POSTGRESQL, Vendor.MARIADB), false));
+                Arguments.of(List.of(Vendor.POSTGRESQL, Vendor.POSTGRESQL, Vendor.MARIADB), false),
+                Arguments.of(List.of(Vendor.MARIADB, Vendor.MARIADB, Vendor.POSTGRESQL), false));
     }
 
     static String name(int i) {
@@ -419,6 +420,15 @@ class JoinIT {
                     .extracting(e -> ((SQLException) e).getSQLState()).asString().startsWith("08");
         }
         assertThat(sum(b, "SELECT count(*) FROM parent")).isEqualTo(1);
+
+        // with replace: the table's rows go, the donor's come, the missing tables are created
+        try (Connection c = open(dbs, 1, joining)) {
+            c.unwrap(ReplAdmin.class).join("n1", true, null);
+        }
+        assertThat(sum(b, "SELECT count(*) FROM parent")).isEqualTo(PARENTS);
+        assertThat(sum(b, "SELECT count(*) FROM parent WHERE name = 'mine'")).isZero();
+        assertThat(sum(b, "SELECT count(*) FROM child")).isEqualTo(CHILDREN);
+        for (String table : List.of("parent", "child", "counter")) assertThat(verify(dbs, table).agree()).as(table).isTrue();
 
         // repl.join naming a node that is not a peer is refused at connect
         assertThatThrownBy(() -> DriverManager.getConnection(url(dbs, 1, List.of(0), Map.of("repl.join", "n7")),
