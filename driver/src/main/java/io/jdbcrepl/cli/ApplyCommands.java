@@ -212,7 +212,9 @@ final class ApplyCommands {
         try {
             node = Outage.retry(LOG, "starting the apply side of " + config.node().orElseThrow(), () -> {
                 try (Connection raw = VendorDriver.open(config)) {
-                    return Node.of(config, raw, () -> VendorDriver.open(config));
+                    Node started = Node.of(config, raw, () -> VendorDriver.open(config));
+                    io.jdbcrepl.keys.KeyArrangement.atFirstConnect(started, raw); // SPEC 8.2, as a connection would
+                    return started;
                 }
             });
         } catch (InterruptedException stopped) {

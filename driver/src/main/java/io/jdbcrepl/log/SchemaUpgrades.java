@@ -33,7 +33,9 @@ final class SchemaUpgrades {
                 // 3: LCRs signed with repl.log.key
                 new Step(3, List.of(
                         new Column("repl_log", "signature", dialect.part(LogTableSql.class).signatureType()),
-                        new Column("repl_error_lcr", "signature", dialect.part(LogTableSql.class).signatureType()))));
+                        new Column("repl_error_lcr", "signature", dialect.part(LogTableSql.class).signatureType()))),
+                // 4: each node's key scheme in repl_keys (SPEC 8.2), a new table: nothing to add to old ones
+                new Step(4, List.of()));
     }
 
     /** The steps from version {@code from} to {@link SchemaVersion#CURRENT}, in order. */

@@ -78,7 +78,10 @@ final class TableDefinitions {
                         + " conflict_type VARCHAR(16), conflict_kind VARCHAR(16) NOT NULL, conflicting_columns " + json + ","
                         + " handler_name VARCHAR(128), handler_type VARCHAR(16), outcome VARCHAR(32) NOT NULL,"
                         + " detail VARCHAR(4000), old_values " + json + ", new_values " + json + ", row_before " + json + ")"
-                        + engine));
+                        + engine,
+                // SPEC 8.2: this node's key scheme, which peers compare with theirs (one row, the node's own)
+                ifNotExists + tables.table("repl_keys") + " (node_name VARCHAR(128) NOT NULL PRIMARY KEY,"
+                        + " key_step INT NOT NULL, key_offset INT NOT NULL, updated_at " + ts + ")" + engine));
         ddl.addAll(sql.applySideTables(tables));
         return ddl;
     }
