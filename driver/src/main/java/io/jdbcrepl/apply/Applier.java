@@ -236,7 +236,7 @@ final class Applier implements Runnable {
         applyingLogged = true;
     }
 
-    private static boolean missingTable(Exception e) {
+    static boolean missingTable(Exception e) {
         String state = e instanceof SQLException s ? s.getSQLState() : null;
         // a missing table, or (PostgreSQL, H2) a missing schema
         return SqlState.UNDEFINED_TABLE.is(state) || SqlState.BASE_TABLE_NOT_FOUND.is(state)
@@ -260,6 +260,7 @@ final class Applier implements Runnable {
                 return;
             }
             lockWaits = LockWaits.probe(l, node.dialect(), "applying from " + peer.name() + " to " + node.name());
+            if (keysClash()) return;
             Peers.Source source = Peers.connect(peer, Math.max(1, batchLcrs), node);
             SourceReader r = source.reader();
             reader = r;
@@ -303,6 +304,7 @@ final class Applier implements Runnable {
                         continue;
                     }
                     subscribe(l, r, sourceSubscribers, !more);
+                    if (!more && System.currentTimeMillis() - keysChecked >= KEY_CHECK_EVERY_MILLIS && keysClash()) return;
                     if (!more) awaitNews(r, seen);
                 }
             }
@@ -358,6 +360,26 @@ final class Applier implements Runnable {
             if (!Grants.denied(e)) throw e;
             return null;
         }
+    }
+
+    /** How often an idle applier compares its node's key scheme with the peer's again (a peer restarted with another). */
+    private static final long KEY_CHECK_EVERY_MILLIS = 60_000;
+    private long keysChecked;
+
+    /**
+     * SPEC 8.2: whether the peer's key scheme collides with this node's ({@link KeyCheck}); then
+     * nothing more is applied from it in this JVM, and status says why (SQLState 55000).
+     */
+    private boolean keysClash() throws SQLException {
+        keysChecked = System.currentTimeMillis();
+        String clash = KeyCheck.clash(node, peer);
+        if (clash == null) return false;
+        LOG.error("jdbc:repl: applying from " + peer.name() + " to " + node.name() + " stops: " + clash
+                + " [SQLState " + SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code() + "]; fix repl.keys.* and restart", null);
+        lastError = clash + " [SQLState " + SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code() + "]";
+        stopped = true;
+        state = State.STOPPED;
+        return true;
     }
 
     /** The source went back in time: nothing more is applied from it, and status says why. */

@@ -7,6 +7,7 @@ import io.jdbcrepl.api.ReplAdmin;
 import io.jdbcrepl.config.DurationText;
 import io.jdbcrepl.config.InstallMode;
 import io.jdbcrepl.config.PeerConfig;
+import io.jdbcrepl.keys.KeyArrangement;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.log.Grants;
 import io.jdbcrepl.log.Position;
@@ -188,10 +189,12 @@ public final class NodeAdmin implements ReplAdmin {
         List<PeerStatus> peers = new ArrayList<>();
         List<String> dropped = new ArrayList<>();
         List<String> keyless;
+        List<String> keyWarnings = new ArrayList<>();
         String purgeBlocked = null;
         try (Connection local = local()) {
             for (String name : node.config().peers()) {
                 PeerConfig peer = node.config().peer(name);
+                keyClash(peer).ifPresent(keyWarnings::add);
                 Optional<Position> at = progress.read(local, peer.name());
                 long queue;
                 try (PreparedStatement ps = local.prepareStatement("SELECT count(*) FROM " + node.changeLog().table("repl_error")
@@ -247,8 +250,22 @@ public final class NodeAdmin implements ReplAdmin {
             InboundServer running = InboundServer.of(node);
             if (purgeBlocked == null && running != null && running.purgeDenied() != null) purgeBlocked = running.purgeDenied();
             keyless = node.keylessTables(local);
+            try {
+                keyWarnings.addAll(KeyArrangement.warnings(node, local));
+            } catch (SQLException e) {
+                keyWarnings.add("this node's generated keys could not be read: " + e.getMessage());
+            }
         }
-        return new NodeStatus(node.name(), peers, dropped, keyless, purgeBlocked);
+        return new NodeStatus(node.name(), peers, dropped, keyless, purgeBlocked, keyWarnings);
+    }
+
+    /** SPEC 8.2: the peer's key scheme collides with this node's; an unreachable peer says nothing here (its row does). */
+    private Optional<String> keyClash(PeerConfig peer) {
+        try {
+            return Optional.ofNullable(KeyCheck.clash(node, peer));
+        } catch (SQLException unreachable) {
+            return Optional.empty();
+        }
     }
 
     private boolean heldElsewhere(Connection local, String peer) {

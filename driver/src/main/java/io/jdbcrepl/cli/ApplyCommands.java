@@ -175,6 +175,7 @@ final class ApplyCommands {
             out.println("Tables without primary key, replicated by every comparable column: "
                     + String.join(", ", status.keylessTables()));
         }
+        for (String warning : status.keyWarnings()) out.println("Generated keys: " + warning);
     }
 
     private static Map<String, Object> json(NodeStatus status) {
@@ -197,6 +198,7 @@ final class ApplyCommands {
         }).toList());
         out.put("droppedSubscribers", List.copyOf(status.droppedSubscribers()));
         out.put("keylessTables", List.copyOf(status.keylessTables()));
+        out.put("keyWarnings", List.copyOf(status.keyWarnings()));
         out.put("purgeBlocked", status.purgeBlocked());
         return out;
     }

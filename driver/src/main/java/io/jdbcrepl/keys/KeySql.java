@@ -25,4 +25,12 @@ public interface KeySql {
 
     /** The statement that makes the generator step by {@code increment} from {@code start}. */
     String restart(KeySource source, long increment, long start);
+
+    /**
+     * Whether the table has a {@code GENERATED ALWAYS} identity column: an INSERT that gives it a value
+     * (apply writes the source's keys) needs {@code OVERRIDING SYSTEM VALUE}. None by default.
+     */
+    default boolean alwaysIdentity(Connection connection, String schema, String table) throws SQLException {
+        return false;
+    }
 }

@@ -92,6 +92,18 @@ final class H2KeySql implements KeySql {
                 + " SET INCREMENT BY " + increment + " RESTART WITH " + start;
     }
 
+    @Override
+    public boolean alwaysIdentity(Connection connection, String schema, String table) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement("SELECT 1 FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = ?"
+                + " AND TABLE_NAME = ? AND IS_IDENTITY = 'YES' AND IDENTITY_GENERATION = 'ALWAYS'")) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
     private static String quote(String name) {
         return "\"" + name.replace("\"", "\"\"") + "\"";
     }

@@ -99,6 +99,19 @@ final class PostgresKeySql implements KeySql {
         return "ALTER SEQUENCE " + name(source) + " INCREMENT BY " + increment + " RESTART WITH " + start;
     }
 
+    @Override
+    public boolean alwaysIdentity(Connection connection, String schema, String table) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement("SELECT 1 FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid"
+                + " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relname = ? AND a.attidentity = 'a'"
+                + " AND NOT a.attisdropped")) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
     private static String name(KeySource source) {
         return quote(source.sequenceSchema()) + "." + quote(source.sequence());
     }
