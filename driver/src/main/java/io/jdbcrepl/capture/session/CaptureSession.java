@@ -240,11 +240,13 @@ public final class CaptureSession implements ConnectionInterceptor {
     private final boolean keyScheme;
 
     /** CREATE TABLE or SEQUENCE, on a node with a key scheme: its new sequences are arranged once it ran. */
-    private final StatementInterceptor createsKeys = execution -> {
+    private final StatementInterceptor createsKeys = this::runCreatesKeys;
+
+    private Object runCreatesKeys(io.jdbcrepl.intercept.Execution execution) throws SQLException {
         Object result = execution.proceed();
         KeyArrangement.arrange(node, raw);
         return result;
-    };
+    }
 
     private void forgetTablesIfSchemaChanged() {
         if (!schemaChangedInTransaction) return;
