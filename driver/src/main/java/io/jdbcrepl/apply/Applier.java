@@ -260,10 +260,11 @@ final class Applier implements Runnable {
                 return;
             }
             lockWaits = LockWaits.probe(l, node.dialect(), "applying from " + peer.name() + " to " + node.name());
-            if (keysClash()) return;
             Peers.Source source = Peers.connect(peer, Math.max(1, batchLcrs), node);
             SourceReader r = source.reader();
             reader = r;
+            keysChecked = System.currentTimeMillis();
+            if (keysClash(KeyCheck.clash(node, peer.name(), source.keys()))) return;
             Dialect sourceDialect = source.dialect();
             Subscribers sourceSubscribers = new Subscribers(sourceDialect,
                     new io.jdbcrepl.log.ChangeLogSchema(sourceDialect, source.logSchema()));
@@ -304,7 +305,10 @@ final class Applier implements Runnable {
                         continue;
                     }
                     subscribe(l, r, sourceSubscribers, !more);
-                    if (!more && System.currentTimeMillis() - keysChecked >= KEY_CHECK_EVERY_MILLIS && keysClash()) return;
+                    if (!more && System.currentTimeMillis() - keysChecked >= KEY_CHECK_EVERY_MILLIS) {
+                        keysChecked = System.currentTimeMillis();
+                        if (keysClash(KeyCheck.clash(node, peer))) return;
+                    }
                     if (!more) awaitNews(r, seen);
                 }
             }
@@ -367,12 +371,10 @@ final class Applier implements Runnable {
     private long keysChecked;
 
     /**
-     * SPEC 8.2: whether the peer's key scheme collides with this node's ({@link KeyCheck}); then
+     * SPEC 8.2: whether the peer's key scheme collides with this node's ({@code clash}: why, or null); then
      * nothing more is applied from it in this JVM, and status says why (SQLState 55000).
      */
-    private boolean keysClash() throws SQLException {
-        keysChecked = System.currentTimeMillis();
-        String clash = KeyCheck.clash(node, peer);
+    private boolean keysClash(String clash) {
         if (clash == null) return false;
         LOG.error("jdbc:repl: applying from " + peer.name() + " to " + node.name() + " stops: " + clash
                 + " [SQLState " + SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code() + "]; fix repl.keys.* and restart", null);

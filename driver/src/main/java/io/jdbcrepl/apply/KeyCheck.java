@@ -29,19 +29,26 @@ final class KeyCheck {
      * none (an older driver, a reader not allowed to see {@code repl_keys}, a peer not yet started).
      */
     static String clash(Node node, PeerConfig peer) throws SQLException {
-        Optional<KeyScheme> mine = node.config().keyScheme();
-        if (mine.isEmpty()) return null;
+        if (node.config().keyScheme().isEmpty()) return null;
         Dialect dialect = Peers.dialect(peer);
         try (Connection source = Peers.open(peer, node.config().peerTimeout())) {
-            String schema = Peers.logSchema(peer, source, dialect, node);
-            Optional<KeyScheme> theirs;
-            try {
-                theirs = new NodeKeys(new ChangeLogSchema(dialect, schema)).read(source, peer.name());
-            } catch (SQLException e) {
-                if (Grants.denied(e) || Applier.missingTable(e)) return null;
-                throw e;
-            }
-            return KeyArrangement.clash(node.name(), mine, peer.name(), theirs);
+            ChangeLogSchema log = new ChangeLogSchema(dialect, Peers.logSchema(peer, source, dialect, node));
+            return clash(node, peer.name(), recorded(source, log, peer.name()));
+        }
+    }
+
+    /** As {@link #clash(Node, PeerConfig)}, with the peer's scheme already read. */
+    static String clash(Node node, String peer, Optional<KeyScheme> theirs) {
+        return KeyArrangement.clash(node.name(), node.config().keyScheme(), peer, theirs);
+    }
+
+    /** The scheme the peer records; empty also where its driver has no repl_keys or its reader may not read it. */
+    static Optional<KeyScheme> recorded(Connection source, ChangeLogSchema log, String peer) throws SQLException {
+        try {
+            return new NodeKeys(log).read(source, peer);
+        } catch (SQLException e) {
+            if (Grants.denied(e) || Applier.missingTable(e)) return Optional.empty();
+            throw e;
         }
     }
 }

@@ -194,7 +194,6 @@ public final class NodeAdmin implements ReplAdmin {
         try (Connection local = local()) {
             for (String name : node.config().peers()) {
                 PeerConfig peer = node.config().peer(name);
-                keyClash(peer).ifPresent(keyWarnings::add);
                 Optional<Position> at = progress.read(local, peer.name());
                 long queue;
                 try (PreparedStatement ps = local.prepareStatement("SELECT count(*) FROM " + node.changeLog().table("repl_error")
@@ -210,6 +209,8 @@ public final class NodeAdmin implements ReplAdmin {
                 String denied = null;
                 try (Peers.Source source = Peers.connect(peer, 1, node)) {
                     SourceReader reader = source.reader();
+                    String clash = KeyCheck.clash(node, peer.name(), source.keys());
+                    if (clash != null) keyWarnings.add(clash);
                     Position initial = source.dialect().part(SourceReaders.class).initial();
                     lag = reader.lag(at.isPresent() ? ProgressStore.ofKind(at.get(), initial, node.name(), peer.name()) : initial);
                     try {
@@ -259,14 +260,6 @@ public final class NodeAdmin implements ReplAdmin {
         return new NodeStatus(node.name(), peers, dropped, keyless, purgeBlocked, keyWarnings);
     }
 
-    /** SPEC 8.2: the peer's key scheme collides with this node's; an unreachable peer says nothing here (its row does). */
-    private Optional<String> keyClash(PeerConfig peer) {
-        try {
-            return Optional.ofNullable(KeyCheck.clash(node, peer));
-        } catch (SQLException unreachable) {
-            return Optional.empty();
-        }
-    }
 
     private boolean heldElsewhere(Connection local, String peer) {
         try {
