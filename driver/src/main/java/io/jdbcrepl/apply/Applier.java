@@ -263,7 +263,8 @@ final class Applier implements Runnable {
             Peers.Source source = Peers.connect(peer, Math.max(1, batchLcrs), node);
             SourceReader r = source.reader();
             reader = r;
-            keysChecked = System.currentTimeMillis();
+            // a peer that records no scheme yet may be starting (its row comes just after its tables): soon again
+            keysChecked = System.currentTimeMillis() - (source.keys().isEmpty() ? KEY_CHECK_EVERY_MILLIS - 2_000 : 0);
             if (keysClash(KeyCheck.clash(node, peer.name(), source.keys()))) return;
             Dialect sourceDialect = source.dialect();
             Subscribers sourceSubscribers = new Subscribers(sourceDialect,

@@ -144,8 +144,8 @@ class GeneratedKeysIT extends ClusterTest {
                 c.commit();
             }
         });
-        assertThat(cluster.count(0, "SELECT count(*) FROM k_always")).isEqualTo(3L * WRITERS * (ROWS + 1));
         assertEverywhere("k_always");
+        assertThat(cluster.count(0, "SELECT count(*) FROM k_always")).isEqualTo(3L * WRITERS * (ROWS + 1));
     }
 
     @Test
