@@ -9,9 +9,10 @@ import java.sql.Statement;
 
 /**
  * AUTO_INCREMENT hands out values ≡ offset (mod increment) above the table's counter once the
- * session says so: one statement per physical connection (a pool keeps them), which is cheaper to
- * keep right than merging into the connector's own {@code sessionVariables} option, which the user's
- * URL may set too.
+ * session says so: one statement per physical connection (a pool keeps them). Measured on local
+ * MariaDB 10.11 with MariaDB Connector/J 3.5: 0.24–0.5 ms beside a 2–3 ms connect; the connector's
+ * {@code sessionVariables} option saves about that much but would have to be merged with the one
+ * the user's URL or properties may set, differently per connector, so the plain statement it is.
  */
 final class MySqlKeySession implements KeySession {
 
