@@ -40,6 +40,11 @@ public final class KeyArrangement {
     private KeyArrangement() {
     }
 
+    /** Why the node's last arrangement left each source alone, by {@link KeySource#describe()}: what status adds. */
+    private static final class Refusals {
+        final java.util.Map<String, String> why = new java.util.concurrent.ConcurrentHashMap<>();
+    }
+
     /** Whether a node has recorded and arranged its keys in this JVM; one per node. */
     private static final class FirstConnect {
         boolean done;
@@ -67,6 +72,30 @@ public final class KeyArrangement {
             } catch (SQLException e) {
                 LOG.warn("jdbc:repl: " + node.name() + " could not arrange its sequences (" + node.config().keyScheme()
                         .map(KeyScheme::toString).orElse("") + "): " + e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * After DDL through one of the node's connections (CREATE TABLE or SEQUENCE, ALTER, ...): arranges
+     * what it may have added. The DDL has run: a failure here is said at WARN (once per message) and
+     * leaves the application's transaction as it was, not failing the statement that succeeded.
+     */
+    public static void afterDdl(Node node, Connection connection) {
+        if (node.config().keyScheme().isEmpty()) return;
+        Savepoint savepoint = null;
+        try {
+            savepoint = connection.getAutoCommit() ? null : connection.setSavepoint();
+            arrange(node, connection);
+            if (savepoint != null) connection.releaseSavepoint(savepoint);
+        } catch (SQLException e) {
+            try {
+                if (savepoint != null) connection.rollback(savepoint);
+            } catch (SQLException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            if (node.firstTime("keys after DDL " + e.getMessage())) {
+                LOG.warn("jdbc:repl: " + node.name() + " could not arrange its sequences after DDL: " + e.getMessage());
             }
         }
     }
@@ -100,9 +129,14 @@ public final class KeyArrangement {
         if (scheme.isEmpty()) return List.of();
         KeySql sql = node.dialect().part(KeySql.class);
         List<String> refused = new ArrayList<>();
+        Refusals refusals = node.attachment(Refusals.class, Refusals::new);
         for (KeySource source : replicated(node, local, sql)) {
             String why = arrange(node.dialect(), sql, scheme.get(), local, source);
-            if (why == null) continue;
+            if (why == null) {
+                refusals.why.remove(source.describe());
+                continue;
+            }
+            refusals.why.put(source.describe(), why);
             String line = source.describe() + ": " + why;
             refused.add(line);
             if (node.firstTime("keys " + line)) {
@@ -132,14 +166,17 @@ public final class KeyArrangement {
             }
             return out;
         }
+        Refusals refusals = node.attachment(Refusals.class, Refusals::new);
         for (KeySource s : sources) {
             try {
                 Optional<SequenceState> state = sql.state(local, s);
                 if (state.isEmpty() || arranged(scheme.get(), state.get())) continue;
+                String why = refusals.why.get(s.describe());
                 out.add(s.describe() + " is not arranged: increment " + state.get().increment() + ", next value "
                         + state.get().next() + ", where " + scheme.get() + " wants increment " + scheme.get().step()
                         + " and values \u2261 " + scheme.get().offset() % scheme.get().step() + " (mod "
-                        + scheme.get().step() + ")" + (blocks(scheme.get(), state.get()) ? " (" + BLOCKS + ")" : ""));
+                        + scheme.get().step() + ")" + (why != null ? ": " + why
+                                : blocks(scheme.get(), state.get()) ? " (" + BLOCKS + ")" : ""));
             } catch (SQLException e) {
                 out.add(s.describe() + " could not be read: " + e.getMessage());
             }

@@ -232,7 +232,7 @@ public final class CaptureSession implements ConnectionInterceptor {
             if (!raw.getAutoCommit()) schemaChangedInTransaction = true;
             forgetTables();
         }
-        if (keyScheme) KeyArrangement.arrange(node, raw); // a column made identity, a table renamed into repl.tables
+        if (keyScheme) KeyArrangement.afterDdl(node, raw); // a column made identity, a table renamed into repl.tables
         return result;
     }
 
@@ -244,7 +244,7 @@ public final class CaptureSession implements ConnectionInterceptor {
 
     private Object runCreatesKeys(io.jdbcrepl.intercept.Execution execution) throws SQLException {
         Object result = execution.proceed();
-        KeyArrangement.arrange(node, raw);
+        KeyArrangement.afterDdl(node, raw);
         return result;
     }
 

@@ -204,7 +204,7 @@ class GeneratedKeysIT extends ClusterTest {
             try (Connection c = java.sql.DriverManager.getConnection(cluster.url(0), app)) {
                 NodeStatus status = c.unwrap(io.jdbcrepl.api.ReplAdmin.class).status();
                 assertThat(status.keyWarnings()).anySatisfy(w -> assertThat(w).contains("k_foreign_id_seq")
-                        .contains("is not arranged"));
+                        .contains("is not arranged").contains("owner"));
             }
             try (Connection c = db.openRaw(); Statement s = c.createStatement();
                     ResultSet rs = s.executeQuery("SELECT increment_by FROM pg_sequences WHERE sequencename = 'k_foreign_id_seq'")) {
