@@ -238,7 +238,9 @@ public final class KeyArrangement {
      * the node's home schema (a sequence alone feeds no column the driver can see).
      */
     private static List<KeySource> replicated(Node node, Connection local, KeySql sql) throws SQLException {
-        List<KeySource> all = sql.sources(local, node.logSchema());
+        // repl.schema may put the driver's tables beside the application's: then they are told by name
+        boolean beside = node.logSchema().equals(node.homeSchema());
+        List<KeySource> all = sql.sources(local, beside ? "" : node.logSchema());
         Set<String> schemas = new HashSet<>();
         schemas.add(node.homeSchema().toLowerCase(Locale.ROOT));
         List<KeySource> out = new ArrayList<>();
@@ -249,7 +251,10 @@ public final class KeyArrangement {
             }
         }
         for (KeySource s : all) {
-            if (!s.feedsColumn() && schemas.contains(s.schema().toLowerCase(Locale.ROOT))) out.add(s);
+            if (!s.feedsColumn() && schemas.contains(s.schema().toLowerCase(Locale.ROOT))
+                    && !s.sequence().toLowerCase(Locale.ROOT).startsWith("repl_")) {
+                out.add(s);
+            }
         }
         return out;
     }
