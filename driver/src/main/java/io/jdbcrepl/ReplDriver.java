@@ -9,6 +9,8 @@ import io.jdbcrepl.config.ReplUrl;
 import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.mview.MviewSession;
+import io.jdbcrepl.keys.KeyArrangement;
+import io.jdbcrepl.node.KeySession;
 import io.jdbcrepl.node.LocalDatabase;
 import io.jdbcrepl.node.Node;
 import io.jdbcrepl.node.VendorDriver;
@@ -115,8 +117,11 @@ public final class ReplDriver implements Driver {
         try {
             Object admin = null;
             if (config.replicationEnabled()) {
-                LocalDatabase database = () -> delegate.connect(config.delegateUrl(), config.delegateProperties());
+                KeySession.prepare(raw, config); // SPEC 8.2: before the application sees the session
+                LocalDatabase database = () -> KeySession.prepare(delegate.connect(config.delegateUrl(),
+                        config.delegateProperties()), config);
                 Node node = Node.of(config, raw, database);
+                KeyArrangement.atFirstConnect(node, raw); // SPEC 8.2, once per node in this JVM
                 capture = new CaptureSession(node, raw);
                 admin = new NodeAdmin(node);
                 if (config.apply() && !config.peers().isEmpty()) {

@@ -240,7 +240,7 @@ final class Applier implements Runnable {
         applyingLogged = true;
     }
 
-    private static boolean missingTable(Exception e) {
+    static boolean missingTable(Exception e) {
         String state = e instanceof SQLException s ? s.getSQLState() : null;
         // a missing table, or (PostgreSQL, H2) a missing schema
         return SqlState.UNDEFINED_TABLE.is(state) || SqlState.BASE_TABLE_NOT_FOUND.is(state)
@@ -261,7 +261,7 @@ final class Applier implements Runnable {
         l.commit();
         if (joining) { // the join (repl.join, or the join command) sets where applying starts
             state = State.JOINING;
-            Thread.sleep(Math.max(pollMillis * 5, 1000));
+            Thread.sleep(Math.max(pollMillis, 200)); // a local read: the applier starts soon after the join ends
             return;
         }
         try (ApplierLock lock = new ApplierLock(node.dialect(), node.changeLog(), node.logSchema(), peer.name())) {
@@ -274,6 +274,9 @@ final class Applier implements Runnable {
             Peers.Source source = Peers.connect(peer, Math.max(1, batchLcrs), node);
             SourceReader r = source.reader();
             reader = r;
+            // a peer that records no scheme yet may be starting (its row comes just after its tables): soon again
+            keysChecked = System.currentTimeMillis() - (source.keys().isEmpty() ? KEY_CHECK_EVERY_MILLIS - 2_000 : 0);
+            if (keysClash(KeyCheck.clash(node, peer.name(), source.keys()))) return;
             Dialect sourceDialect = source.dialect();
             Subscribers sourceSubscribers = new Subscribers(sourceDialect,
                     new io.jdbcrepl.log.ChangeLogSchema(sourceDialect, source.logSchema()));
@@ -316,6 +319,10 @@ final class Applier implements Runnable {
                         continue;
                     }
                     subscribe(l, r, sourceSubscribers, !more);
+                    if (!more && System.currentTimeMillis() - keysChecked >= KEY_CHECK_EVERY_MILLIS) {
+                        keysChecked = System.currentTimeMillis();
+                        if (keysClash(KeyCheck.clash(node, peer))) return;
+                    }
                     if (!more) awaitNews(r, seen);
                 }
             }
@@ -371,6 +378,24 @@ final class Applier implements Runnable {
             if (!Grants.denied(e)) throw e;
             return null;
         }
+    }
+
+    /** How often an idle applier compares its node's key scheme with the peer's again (a peer restarted with another). */
+    private static final long KEY_CHECK_EVERY_MILLIS = 60_000;
+    private long keysChecked;
+
+    /**
+     * SPEC 8.2: whether the peer's key scheme collides with this node's ({@code clash}: why, or null); then
+     * nothing more is applied from it in this JVM, and status says why (SQLState 55000).
+     */
+    private boolean keysClash(String clash) {
+        if (clash == null) return false;
+        LOG.error("jdbc:repl: applying from " + peer.name() + " to " + node.name() + " stops: " + clash
+                + " [SQLState " + SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code() + "]; fix repl.keys.* and restart", null);
+        lastError = clash + " [SQLState " + SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code() + "]";
+        stopped = true;
+        state = State.STOPPED;
+        return true;
     }
 
     /** The source went back in time: nothing more is applied from it, and status says why. */

@@ -194,6 +194,11 @@ public final class Join {
                 }
             }
             for (TableCreation.TablePlan plan : created) run(local, plan.constraints());
+            for (String refused : io.jdbcrepl.keys.KeyArrangement.afterCopy(node, local)) {
+                LOG.warn("jdbc:repl: " + node.name() + " could not move a generator past the rows the join copied: "
+                        + refused + "; its next inserts may take keys the copy holds");
+            }
+            local.commit();
             reader.commit();
             finish(local, resumed == null ? positions : resumed.start());
             warnAboutDonorErrors(reader, donorLogSchema);

@@ -7,6 +7,7 @@ import io.jdbcrepl.api.ReplAdmin;
 import io.jdbcrepl.config.DurationText;
 import io.jdbcrepl.config.InstallMode;
 import io.jdbcrepl.config.PeerConfig;
+import io.jdbcrepl.keys.KeyArrangement;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.log.Grants;
 import io.jdbcrepl.log.Position;
@@ -208,6 +209,7 @@ public final class NodeAdmin implements ReplAdmin {
         List<PeerStatus> peers = new ArrayList<>();
         List<String> dropped = new ArrayList<>();
         List<String> keyless;
+        List<String> keyWarnings = new ArrayList<>();
         String purgeBlocked = null;
         try (Connection local = local()) {
             String joining = joining(local);
@@ -228,6 +230,8 @@ public final class NodeAdmin implements ReplAdmin {
                 String denied = null;
                 try (Peers.Source source = Peers.connect(peer, 1, node)) {
                     SourceReader reader = source.reader();
+                    String clash = KeyCheck.clash(node, peer.name(), source.keys());
+                    if (clash != null) keyWarnings.add(clash);
                     Position initial = source.dialect().part(SourceReaders.class).initial();
                     lag = reader.lag(at.isPresent() ? ProgressStore.ofKind(at.get(), initial, node.name(), peer.name()) : initial);
                     try {
@@ -269,9 +273,15 @@ public final class NodeAdmin implements ReplAdmin {
             InboundServer running = InboundServer.of(node);
             if (purgeBlocked == null && running != null && running.purgeDenied() != null) purgeBlocked = running.purgeDenied();
             keyless = node.keylessTables(local);
+            try {
+                keyWarnings.addAll(KeyArrangement.warnings(node, local));
+            } catch (SQLException e) {
+                keyWarnings.add("this node's generated keys could not be read: " + e.getMessage());
+            }
         }
-        return new NodeStatus(node.name(), peers, dropped, keyless, purgeBlocked);
+        return new NodeStatus(node.name(), peers, dropped, keyless, purgeBlocked, keyWarnings);
     }
+
 
     private boolean heldElsewhere(Connection local, String peer) {
         try {

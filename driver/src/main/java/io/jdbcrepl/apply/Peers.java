@@ -1,6 +1,7 @@
 package io.jdbcrepl.apply;
 
 import io.jdbcrepl.dialect.Dialect;
+import io.jdbcrepl.config.KeyScheme;
 import io.jdbcrepl.config.PeerConfig;
 import io.jdbcrepl.config.ReplUrl;
 import io.jdbcrepl.intercept.SqlState;
@@ -15,6 +16,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Properties;
 
 /** Connections to a peer's database (plain JDBC, {@code repl.peer.<peer>.*}) and the reader on one. */
@@ -70,9 +72,11 @@ public final class Peers {
     }
 
     /**
-     * A connected reader of a peer's log, with the peer's dialect, driver schema and current schema.
+     * A connected reader of a peer's log, with the peer's dialect, driver schema and current schema,
+     * and the key scheme the peer records (SPEC 8.2), read when it connected.
      */
-    record Source(SourceReader reader, Dialect dialect, String logSchema, String homeSchema) implements AutoCloseable {
+    record Source(SourceReader reader, Dialect dialect, String logSchema, String homeSchema,
+            Optional<KeyScheme> keys) implements AutoCloseable {
         @Override
         public void close() {
             reader.close();
@@ -86,8 +90,10 @@ public final class Peers {
         try {
             String schema = logSchema(peer, source, dialect, node);
             ChangeLogSchema log = new ChangeLogSchema(dialect, schema);
+            // before the reader: a refused read (an older peer without repl_keys) must not spoil its transaction
+            Optional<KeyScheme> keys = KeyCheck.recorded(source, log, peer.name());
             SourceReader reader = dialect.part(SourceReaders.class).open(source, dialect, log, page, node.config().logSignature());
-            return new Source(reader, dialect, schema, homeSchema(source, dialect));
+            return new Source(reader, dialect, schema, homeSchema(source, dialect), keys);
         } catch (SQLException e) {
             source.close();
             throw e;

@@ -24,7 +24,8 @@ final class RowSql {
     }
 
     static String insert(Dialect d, TableMap.LocalTable table, List<String> columns) {
-        return "INSERT INTO " + table.sql() + " (" + list(d, columns, "", ", ") + ") VALUES ("
+        return "INSERT INTO " + table.sql() + " (" + list(d, columns, "", ", ") + ")"
+                + (table.overridesIdentity() ? " OVERRIDING SYSTEM VALUE" : "") + " VALUES ("
                 + columns.stream().map(c -> d.writeValue(table.columnInfo(c).type(), "?"))
                         .collect(Collectors.joining(", ")) + ")";
     }

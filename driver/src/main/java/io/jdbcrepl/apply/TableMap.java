@@ -29,7 +29,12 @@ import java.util.Set;
 final class TableMap {
 
     /** A destination table with the columns an LCR names resolved to stored names. */
-    record LocalTable(TableInfo info, String sql, Set<String> noCompare, boolean noCompareAll) {
+    /**
+     * @param overridesIdentity whether an INSERT with all columns needs {@code OVERRIDING SYSTEM VALUE}:
+     *     the table has a {@code GENERATED ALWAYS} identity column (PostgreSQL, H2), which takes the
+     *     source's value only so
+     */
+    record LocalTable(TableInfo info, String sql, Set<String> noCompare, boolean noCompareAll, boolean overridesIdentity) {
 
         /** The stored name of a source column, or null when the table has none such. */
         String column(String sourceName) {
@@ -88,6 +93,11 @@ final class TableMap {
         return schema + "\u0000" + table;
     }
 
+    /** SPEC 8.2: whether the table has a GENERATED ALWAYS identity column, into which apply writes the source's keys. */
+    private boolean alwaysIdentity(TableInfo info) throws SQLException {
+        return dialect.part(io.jdbcrepl.keys.KeySql.class).alwaysIdentity(local, info.schema(), info.name());
+    }
+
     /** The destination table of a source table. */
     LocalTable resolve(String schema, String table) throws SQLException {
         String key = key(schema, table);
@@ -112,7 +122,7 @@ final class TableMap {
                 Set<String> noCompare = new java.util.HashSet<>();
                 nc.ifPresent(set -> set.columns().forEach(c -> noCompare.add(c.toLowerCase(Locale.ROOT))));
                 LocalTable found = new LocalTable(info.get(), RowSql.table(dialect, s, t), noCompare,
-                        nc.map(ColumnSet::star).orElse(false));
+                        nc.map(ColumnSet::star).orElse(false), alwaysIdentity(info.get()));
                 tables.put(key, found);
                 return found;
             }

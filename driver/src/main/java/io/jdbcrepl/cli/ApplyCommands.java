@@ -175,6 +175,7 @@ final class ApplyCommands {
             out.println("Tables without primary key, replicated by every comparable column: "
                     + String.join(", ", status.keylessTables()));
         }
+        for (String warning : status.keyWarnings()) out.println("Generated keys: " + warning);
     }
 
     private static Map<String, Object> json(NodeStatus status) {
@@ -197,6 +198,7 @@ final class ApplyCommands {
         }).toList());
         out.put("droppedSubscribers", List.copyOf(status.droppedSubscribers()));
         out.put("keylessTables", List.copyOf(status.keylessTables()));
+        out.put("keyWarnings", List.copyOf(status.keyWarnings()));
         out.put("purgeBlocked", status.purgeBlocked());
         return out;
     }
@@ -212,7 +214,9 @@ final class ApplyCommands {
         try {
             node = Outage.retry(LOG, "starting the apply side of " + config.node().orElseThrow(), () -> {
                 try (Connection raw = VendorDriver.open(config)) {
-                    return Node.of(config, raw, () -> VendorDriver.open(config));
+                    Node started = Node.of(config, raw, () -> VendorDriver.open(config));
+                    io.jdbcrepl.keys.KeyArrangement.atFirstConnect(started, raw); // SPEC 8.2, as a connection would
+                    return started;
                 }
             });
         } catch (InterruptedException stopped) {

@@ -23,6 +23,8 @@ final class ConfigReader {
     final Map<TableName, String> timestamps = new LinkedHashMap<>();
     final Map<TableName, ColumnSet> noCompare = new LinkedHashMap<>();
     List<HandlerDefinition> handlers = List.of();
+    /** repl.keys.step and repl.keys.offset, or null when neither is set. */
+    KeyScheme keys;
     List<DmlHandlerDefinition> dmlHandlers = List.of();
 
     private final Map<String, Map<ReplProperty, Object>> peerKeys = new TreeMap<>();
@@ -55,6 +57,7 @@ final class ConfigReader {
         }
         readPeers();
         readLogGroups();
+        keys = KeyScheme.read(plain);
         handlers = HandlerRules.prebuilt(handlerKeys);
         dmlHandlers = HandlerRules.custom(dmlHandlerKeys);
     }

@@ -331,6 +331,11 @@ public final class ReplConfig {
         return (LogSignature) value(ReplProperty.LOG_KEY);
     }
 
+    /** SPEC 8.2: repl.keys.step and repl.keys.offset, or empty when the node has no key scheme. */
+    public Optional<KeyScheme> keyScheme() {
+        return Optional.ofNullable(r.keys);
+    }
+
     /** repl.peer.timeout: connect and socket timeout of every connection to a peer. */
     public Duration peerTimeout() {
         return (Duration) value(ReplProperty.PEER_TIMEOUT);

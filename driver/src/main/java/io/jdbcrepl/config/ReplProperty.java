@@ -81,6 +81,12 @@ public enum ReplProperty {
                     + " `join` does the same)."),
     KEY("repl.key.<table>", Type.COLUMNS, null, "primary key",
             "Substitute key columns of the table (Oracle `SET_KEY_COLUMNS`)."),
+    KEYS_OFFSET("repl.keys.offset", Type.INT, null, null,
+            "This node's place in the key scheme, 1 to `repl.keys.step`, unique per node: generated keys (AUTO_INCREMENT, "
+                    + "identity, serial, sequences) it hands out are ≡ offset (mod step). Set with `repl.keys.step`."),
+    KEYS_STEP("repl.keys.step", Type.INT, null, null,
+            "Generated keys that never collide (see docs/keys.md): the step of every node's generated keys, the same on "
+                    + "every node and at least the number of nodes the mesh will ever have. Set with `repl.keys.offset`."),
     LOG_KEY("repl.log.key", Type.STRING, null, null,
             "Shared secret (at least 16 bytes) of every node: LCRs are signed (HMAC-SHA-256) when captured, and "
                     + "unsigned or wrongly signed LCRs go to the error queue (SQLState 42501). Never printed."),

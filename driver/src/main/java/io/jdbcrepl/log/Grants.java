@@ -52,6 +52,8 @@ public final class Grants {
         out.add(grant("SELECT, INSERT", "repl_log", role(app)));
         out.addAll(sql.application(this, role(app)));
         out.add(grant("SELECT", "repl_version", role(app)));
+        out.add("-- Its first connection in a JVM records the node's key scheme (repl.keys.*) for the peers to compare.");
+        out.add(grant("SELECT, INSERT, DELETE", "repl_keys", role(app)));
         out.add("");
         out.add("-- Apply user: the user of the process that runs the apply side (the application, unless repl.apply=false;"
                 + " else the 'apply' command's --user). It writes the replicated tables, repl_progress, the error queue"
@@ -74,6 +76,7 @@ public final class Grants {
                 + " repl_subscriber grant this node cannot purge its log (a WARN on the peer, and 'status' says so).");
         out.addAll(sql.connect(this, role(reader)));
         out.add(grant("SELECT", "repl_log", role(reader)));
+        out.add(grant("SELECT", "repl_keys", role(reader)));
         out.addAll(sql.reader(this, role(reader)));
         out.add(grant("SELECT, INSERT, UPDATE", "repl_subscriber", role(reader)));
         out.add("-- A node joining from this one (join --from " + node + ") reads, as this user, the replicated tables"

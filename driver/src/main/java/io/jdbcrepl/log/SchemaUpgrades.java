@@ -34,7 +34,8 @@ final class SchemaUpgrades {
                 new Step(3, List.of(
                         new Column("repl_log", "signature", dialect.part(LogTableSql.class).signatureType()),
                         new Column("repl_error_lcr", "signature", dialect.part(LogTableSql.class).signatureType()))),
-                // 4: joins (SPEC 8.1): repl_join, a new table
+                // 4: new tables, nothing to add to old ones: joins (SPEC 8.1) in repl_join, each node's key
+                // scheme (SPEC 8.2) in repl_keys
                 new Step(4, List.of()));
     }
 

@@ -84,7 +84,10 @@ final class TableDefinitions {
                 ifNotExists + tables.table("repl_join") + " (table_name VARCHAR(512) NOT NULL,"
                         + " source_node VARCHAR(128) NOT NULL, position VARCHAR(4000) NOT NULL, donor VARCHAR(128) NOT NULL,"
                         + " copied_rows BIGINT DEFAULT 0 NOT NULL, updated_at " + ts + ", PRIMARY KEY (table_name, source_node))"
-                        + engine));
+                        + engine,
+                // SPEC 8.2: this node's key scheme, which peers compare with theirs (one row, the node's own)
+                ifNotExists + tables.table("repl_keys") + " (node_name VARCHAR(128) NOT NULL PRIMARY KEY,"
+                        + " key_step INT NOT NULL, key_offset INT NOT NULL, updated_at " + ts + ")" + engine));
         ddl.addAll(sql.applySideTables(tables));
         return ddl;
     }

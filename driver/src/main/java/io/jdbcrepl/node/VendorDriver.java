@@ -36,7 +36,7 @@ public final class VendorDriver {
     public static Connection open(ReplConfig config) throws SQLException {
         Connection raw = find(config).connect(config.delegateUrl(), config.delegateProperties());
         if (raw == null) throw SqlState.UNABLE_TO_CONNECT.exception("No driver accepted " + ReplUrl.mask(config.delegateUrl()));
-        return raw;
+        return KeySession.prepare(raw, config); // the node's key scheme on the apply side's and the CLI's sessions too
     }
 
     /** The delegate: the class named by repl.driver, else the registered driver that accepts the URL. */

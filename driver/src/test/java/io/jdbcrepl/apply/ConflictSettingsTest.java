@@ -23,7 +23,7 @@ class ConflictSettingsTest {
 
     @Test
     void keyNotNullAndPaddedColumnsComeFromTheMetadata() {
-        TableSettings s = RowApplier.settings(new TableMap.LocalTable(emp(), "\"hr\".\"emp\"", Set.of(), false));
+        TableSettings s = RowApplier.settings(new TableMap.LocalTable(emp(), "\"hr\".\"emp\"", Set.of(), false, false));
         assertThat(s.schema()).isEqualTo("hr");
         assertThat(s.table()).isEqualTo("emp");
         assertThat(s.keyColumns()).containsExactly("id");
@@ -35,10 +35,10 @@ class ConflictSettingsTest {
 
     @Test
     void nocompareListsAndStarAreKept() {
-        TableSettings named = RowApplier.settings(new TableMap.LocalTable(emp(), "emp", Set.of("name"), false));
+        TableSettings named = RowApplier.settings(new TableMap.LocalTable(emp(), "emp", Set.of("name"), false, false));
         assertThat(named.compared("name")).isFalse();
         assertThat(named.compared("grade")).isTrue();
-        TableSettings star = RowApplier.settings(new TableMap.LocalTable(emp(), "emp", Set.of(), true));
+        TableSettings star = RowApplier.settings(new TableMap.LocalTable(emp(), "emp", Set.of(), true, false));
         assertThat(star.compared("name")).isFalse();
         assertThat(star.compared("id")).isTrue();
     }

@@ -61,7 +61,7 @@ class RowSqlTest {
         TableMap.LocalTable doc = new TableMap.LocalTable(new TableInfo("public", "doc", List.of(
                 new ColumnInfo("id", ValueType.INTEGER, "int4", false, false),
                 new ColumnInfo("data", ValueType.LARGE_OBJECT, "oid", true, false)), List.of("id")),
-                "\"public\".\"doc\"", Set.of(), false);
+                "\"public\".\"doc\"", Set.of(), false, false);
         assertThat(RowSql.insert(Dialect.named("postgresql"), doc, List.of("id", "data")))
                 .isEqualTo("INSERT INTO \"public\".\"doc\" (\"id\", \"data\") VALUES (?, lo_from_bytea(0, ?))");
         assertThat(RowSql.update(Dialect.named("postgresql"), doc, List.of("data"), List.of("id"), List.of()))
@@ -71,15 +71,23 @@ class RowSqlTest {
         assertThat(doc.compared("data")).as("a large object's old value is never compared").isFalse();
     }
 
+    @Test
+    void anAlwaysIdentityTableTakesTheSourcesKeysOverridingTheSystemValue() {
+        TableMap.LocalTable t = new TableMap.LocalTable(new TableInfo("public", "t", columns("id", "v"), List.of("id")),
+                "\"public\".\"t\"", Set.of(), false, true);
+        assertThat(RowSql.insert(Dialect.named("postgresql"), t, List.of("id", "v")))
+                .isEqualTo("INSERT INTO \"public\".\"t\" (\"id\", \"v\") OVERRIDING SYSTEM VALUE VALUES (?, ?)");
+    }
+
     /** A destination table of text columns, the first one its key. */
     private static TableMap.LocalTable table(String sql, String... columns) {
-        return new TableMap.LocalTable(new TableInfo(null, "t", columns(columns), List.of(columns[0])), sql, Set.of(), false);
+        return new TableMap.LocalTable(new TableInfo(null, "t", columns(columns), List.of(columns[0])), sql, Set.of(), false, false);
     }
 
     /** A destination table of text columns without key: keyed by all of them. */
     private static TableMap.LocalTable keyless(String sql, String... columns) {
         return new TableMap.LocalTable(new TableInfo(null, "t", columns(columns), List.of()).keyedByComparableColumns(),
-                sql, Set.of(), false);
+                sql, Set.of(), false, false);
     }
 
     private static List<ColumnInfo> columns(String... names) {

@@ -49,8 +49,8 @@ class ReplPropertyTest {
                 "repl.handler.<name>.resolution", "repl.handler.<name>.operation", "repl.handler.<name>.conflict",
                 "repl.dmlhandler.<name>.table", "repl.dmlhandler.<name>.operation",
                 "repl.dmlhandler.<name>.class", "repl.dmlhandler.<name>.error_handler",
-                "repl.fk.retry", "repl.retention", "repl.peer.timeout", "repl.log.key", "repl.health.lag",
-                "repl.join"); // SPEC 8.1
+                "repl.fk.retry", "repl.retention", "repl.peer.timeout", "repl.log.key", "repl.health.lag", "repl.keys.step",
+                "repl.keys.offset", "repl.join"); // SPEC 8.1, 8.2
     }
 
     @ParameterizedTest

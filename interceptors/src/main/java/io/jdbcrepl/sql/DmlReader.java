@@ -155,13 +155,16 @@ final class DmlReader {
             for (Column column : i.getColumns()) columns.add(ColumnRef.of(column.getColumnName()));
             cursor = after(cursor);
         }
-        if (tokens.is(cursor, "OVERRIDING")) cursor += 3; // OVERRIDING SYSTEM|USER VALUE
+        // OVERRIDING SYSTEM|USER VALUE stays in the source's text, which capture runs as written: an
+        // INSERT that gives a GENERATED ALWAYS identity column its value keeps working (SPEC 8.2)
+        int textStart = cursor;
+        if (tokens.is(cursor, "OVERRIDING")) cursor += 3;
         Clauses c = locate(cursor, i.getConflictAction() != null ? ON_CONFLICT : null,
                 i.isUseDuplicate() ? ON_DUPLICATE_KEY_UPDATE : null, i.getReturningClause() != null ? RETURNING : null);
         int sourceEnd = c.firstKeyword();
         InsertSource source;
         if (i.isOnlyDefaultValues()) {
-            source = new InsertSource.DefaultValues(tokens.fragment(cursor, sourceEnd));
+            source = new InsertSource.DefaultValues(tokens.fragment(textStart, sourceEnd));
         } else if (hasAny(i.getSetUpdateSets())) { // MySQL: INSERT INTO t SET a = 1, b = ?
             expect(cursor, "SET");
             List<Assignment> set = assignments(cursor + 1, sourceEnd, i.getSetUpdateSets().size(), target);
@@ -169,9 +172,9 @@ final class DmlReader {
             source = new InsertSource.Values(tokens.fragment(cursor, sourceEnd),
                     List.of(set.stream().map(Assignment::value).toList()));
         } else if (i.getSelect() instanceof Values) {
-            source = new InsertSource.Values(tokens.fragment(cursor, sourceEnd), rows(cursor, sourceEnd));
+            source = new InsertSource.Values(tokens.fragment(textStart, sourceEnd), rows(cursor, sourceEnd));
         } else if (i.getSelect() != null) {
-            source = new InsertSource.Query(tokens.fragment(cursor, sourceEnd));
+            source = new InsertSource.Query(tokens.fragment(textStart, sourceEnd));
         } else {
             throw new UnreadableSqlException("its rows come from neither VALUES nor a query");
         }

@@ -65,6 +65,29 @@ public final class SqlClassifier {
         return next >= 0 && next < sql.length() && isWord(sql, next, SqlLexer.wordEnd(sql, next), "UNIQUE");
     }
 
+    /**
+     * Whether {@code sql} creates a table or a sequence ({@code CREATE [UNLOGGED|TEMPORARY|TEMP] TABLE},
+     * {@code CREATE SEQUENCE}): where new generated keys may appear (SPEC 8.2).
+     */
+    public static boolean createsTableOrSequence(String sql) {
+        if (sql == null) return false;
+        int p = firstSignificant(sql, ANY_LINE_COMMENT);
+        if (p < 0 || p == sql.length()) return false;
+        int end = SqlLexer.wordEnd(sql, p);
+        if (!isWord(sql, p, end, "CREATE")) return false;
+        for (int words = 0; words < 3; words++) {
+            p = SqlLexer.skipBlank(sql, end, ANY_LINE_COMMENT);
+            if (p < 0 || p >= sql.length()) return false;
+            end = SqlLexer.wordEnd(sql, p);
+            if (isWord(sql, p, end, "TABLE") || isWord(sql, p, end, "SEQUENCE")) return true;
+            boolean qualifier = isWord(sql, p, end, "UNLOGGED") || isWord(sql, p, end, "TEMPORARY")
+                    || isWord(sql, p, end, "TEMP") || isWord(sql, p, end, "GLOBAL") || isWord(sql, p, end, "LOCAL")
+                    || isWord(sql, p, end, "CACHED") || isWord(sql, p, end, "MEMORY");
+            if (!qualifier) return false;
+        }
+        return false;
+    }
+
     /** Whether the word at {@code from..end} is {@code keyword}, in any case. */
     private static boolean isWord(String sql, int from, int end, String keyword) {
         return keyword.length() == end - from && sql.regionMatches(true, from, keyword, 0, end - from);

@@ -28,4 +28,21 @@ class ChangesSchemaTest {
     void otherStatementsAreNot(String sql) {
         assertThat(SqlClassifier.changesSchema(sql)).isFalse();
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "CREATE TABLE t (id serial PRIMARY KEY)", "create unlogged table t (id int)", " -- c\n CREATE SEQUENCE s",
+        "CREATE GLOBAL TEMPORARY TABLE t (id INT)", "create temp table t (id int)", "CREATE CACHED TABLE t (id INT)"})
+    void tablesAndSequencesCreatedAreRecognised(String sql) {
+        assertThat(SqlClassifier.createsTableOrSequence(sql)).isTrue();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "", "CREATE", "CREATE INDEX i ON t (a)", "CREATE VIEW v AS SELECT 1", "CREATE TABLESPACE x", "SELECT 1",
+        "INSERT INTO create_table VALUES (1)", "CREATE OR REPLACE FUNCTION f() RETURNS int AS 'select 1' LANGUAGE sql",
+        "CREATE TEMP VIEW v AS SELECT 1"})
+    void otherStatementsCreateNoKeys(String sql) {
+        assertThat(SqlClassifier.createsTableOrSequence(sql)).isFalse();
+    }
 }

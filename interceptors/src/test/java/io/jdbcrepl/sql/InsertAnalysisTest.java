@@ -181,9 +181,10 @@ class InsertAnalysisTest {
     }
 
     @Test
-    void overridingSystemValue() {
+    void overridingSystemValueStaysWithTheSource() {
         Dml d = dml("INSERT INTO t (id) OVERRIDING SYSTEM VALUE VALUES (?)", Dialect.named("postgresql"));
-        assertThat(d.insertSource().text()).isEqualTo(fragment("VALUES (?)", 1));
+        assertThat(d.insertSource().text()).isEqualTo(fragment("OVERRIDING SYSTEM VALUE VALUES (?)", 1));
+        assertThat(((InsertSource.Values) d.insertSource()).rows()).hasSize(1);
     }
 
     @Test

@@ -4,6 +4,7 @@ import io.jdbcrepl.capture.CaptureException;
 import io.jdbcrepl.capture.CaptureMethod;
 import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.capture.locking.LockingPlanner;
+import io.jdbcrepl.keys.KeyArrangement;
 import io.jdbcrepl.capture.locking.LockingStatementCapture;
 import io.jdbcrepl.capture.locking.LockingTransaction;
 import io.jdbcrepl.sql.Analysis;
@@ -67,6 +68,7 @@ public final class CaptureSession implements ConnectionInterceptor {
             this.strategy = new LockingStrategy(new LockingPlanner(node.dialect()),
                     new LockingTransaction(node.dialect(), node.changeLog(), node.config().logSignature()));
         }
+        this.keyScheme = node.config().keyScheme().isPresent();
         this.lease = node.lease();
     }
 
@@ -81,7 +83,10 @@ public final class CaptureSession implements ConnectionInterceptor {
         if (strategy instanceof LockingStrategy locking && locking.transaction().active()) {
             endsTransaction(sql, locking.transaction());
         }
-        if (!SqlClassifier.mayChangeRows(sql)) return SqlClassifier.changesSchema(sql) ? schemaChange : null;
+        if (!SqlClassifier.mayChangeRows(sql)) {
+            if (SqlClassifier.changesSchema(sql)) return schemaChange;
+            return keyScheme && SqlClassifier.createsTableOrSequence(sql) ? createsKeys : null;
+        }
         CaptureDecision decision = decide(sql);
         if (decision instanceof CaptureDecision.InStatement capture
                 && strategy instanceof InStatementStrategy inStatement) {
@@ -220,12 +225,27 @@ public final class CaptureSession implements ConnectionInterceptor {
     private boolean schemaChangedInTransaction;
 
     private Object runSchemaChange(io.jdbcrepl.intercept.Execution execution) throws SQLException {
+        Object result;
         try {
-            return execution.proceed();
+            result = execution.proceed();
         } finally {
             if (!raw.getAutoCommit()) schemaChangedInTransaction = true;
             forgetTables();
         }
+        if (keyScheme) KeyArrangement.afterDdl(node, raw); // a column made identity, a table renamed into repl.tables
+        return result;
+    }
+
+    /** SPEC 8.2: whether the node has a key scheme, so that DDL through it arranges new sequences. */
+    private final boolean keyScheme;
+
+    /** CREATE TABLE or SEQUENCE, on a node with a key scheme: its new sequences are arranged once it ran. */
+    private final StatementInterceptor createsKeys = this::runCreatesKeys;
+
+    private Object runCreatesKeys(io.jdbcrepl.intercept.Execution execution) throws SQLException {
+        Object result = execution.proceed();
+        KeyArrangement.afterDdl(node, raw);
+        return result;
     }
 
     private void forgetTablesIfSchemaChanged() {

@@ -2,6 +2,7 @@ package io.jdbcrepl.dialect.h2;
 
 import io.jdbcrepl.capture.session.UnwrapViews;
 import io.jdbcrepl.dialect.DialectParts;
+import io.jdbcrepl.node.KeySession;
 import io.jdbcrepl.node.Notifier;
 
 import java.util.List;
@@ -12,6 +13,8 @@ public final class H2DriverParts implements DialectParts {
     @Override
     public List<Object> parts() {
         return List.of(
+                new H2KeySql(),
+                KeySession.NONE,
                 new H2LogTableSql(),
                 new H2GrantSql(),
                 new H2MviewSql(),

@@ -2,6 +2,7 @@ package io.jdbcrepl.dialect.postgresql;
 
 import io.jdbcrepl.capture.session.UnwrapViews;
 import io.jdbcrepl.dialect.DialectParts;
+import io.jdbcrepl.node.KeySession;
 import io.jdbcrepl.node.Notifier;
 
 import java.util.List;
@@ -12,6 +13,8 @@ public final class PostgresDriverParts implements DialectParts {
     @Override
     public List<Object> parts() {
         return List.of(
+                new PostgresKeySql(),
+                KeySession.NONE,
                 new PostgresLogTableSql(),
                 new PostgresGrantSql(),
                 new PostgresMviewSql(),
