@@ -167,7 +167,8 @@ public final class Join {
             List<TableCreation.TablePlan> created = new ArrayList<>();
             List<TableMap.LocalTable> targets = prepareTables(local, reader, donorDialect, donorHome, tables, localTables,
                     done, created);
-            if (resumed == null) pinPeers(); // before the snapshot: nothing it needs may go after it
+            if (resumed != null) checkStillKept();
+            pinPeers(); // before the snapshot: nothing it needs may go after it
             Position donorAt = donorDialect.part(SourceReaders.class).beginSnapshot(reader, donorOther, donorLogSchema);
             Map<String, Position> positions = positions(reader, donorLogSchema, donorAt);
             if (resumed == null) {
@@ -361,6 +362,28 @@ public final class Join {
             try (Connection c = Peers.open(peer, node.config().peerTimeout())) {
                 ChangeLogSchema log = new ChangeLogSchema(dialect, Peers.logSchema(peer, c, dialect, node));
                 new Subscribers(dialect, log).pin(c, node.name(), dialect.part(SourceReaders.class).initial());
+            }
+        }
+    }
+
+    /**
+     * A join going on needs what every peer kept for it since it began: a peer that dropped it after
+     * {@code repl.retention} of silence (the join stopped for that long) may have purged some.
+     */
+    private void checkStillKept() throws SQLException {
+        for (String name : node.config().peers()) {
+            PeerConfig peer = node.config().peer(name);
+            Dialect dialect = Peers.dialect(peer);
+            try (Connection c = Peers.open(peer, node.config().peerTimeout())) {
+                ChangeLogSchema log = new ChangeLogSchema(dialect, Peers.logSchema(peer, c, dialect, node));
+                boolean kept = new Subscribers(dialect, log).list(c).stream()
+                        .anyMatch(s -> s.name().equalsIgnoreCase(node.name()) && s.droppedAt() == null);
+                if (!kept) {
+                    throw SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.exception("The join of " + node.name() + " cannot go on: "
+                            + name + " no longer keeps its log for " + node.name() + " (its row in " + name
+                            + "'s repl_subscriber is missing or was dropped after repl.retention), so changes the copy"
+                            + " needs may be gone: start over with join --replace");
+                }
             }
         }
     }

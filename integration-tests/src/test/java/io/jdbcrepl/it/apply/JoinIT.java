@@ -282,8 +282,8 @@ class JoinIT {
      * appliers skip, for that table only, the changes between the two snapshots it already holds.
      */
     @ParameterizedTest
-    @MethodSource("servers")
-    void aJoinKilledMidCopyGoesOnWhenRunAgain(Vendor vendor) throws Exception {
+    @MethodSource("kills")
+    void aJoinKilledMidCopyGoesOnWhenRunAgain(Vendor vendor, boolean droppedMeanwhile) throws Exception {
         List<TestDatabase> dbs = new ArrayList<>();
         for (int i = 0; i < 3; i++) dbs.add(databases.create(vendor, "joinkill_n" + (i + 1)));
         int children = 400_000;
@@ -333,11 +333,24 @@ class JoinIT {
                 .as("the copy of child was under way").isEqualTo(1);
         Thread.sleep(1000); // writers move on between the two snapshots
 
-        try (Connection c = open(dbs, 2, joining)) {
-            List<JoinProgress> seen = new ArrayList<>();
-            c.unwrap(ReplAdmin.class).join("n1", false, seen::add);
-            assertThat(seen).filteredOn(JoinProgress::done).extracting(JoinProgress::table)
-                    .singleElement().asString().contains("child");
+        if (droppedMeanwhile) { // the join stopped longer than repl.retention: n2 dropped n3, and may have purged
+            try (Connection c = dbs.get(1).openRaw(); Statement s = c.createStatement()) {
+                s.executeUpdate(dbs.get(1).driverTables("UPDATE repl_subscriber SET dropped_at = CURRENT_TIMESTAMP WHERE name = 'n3'"));
+            }
+            try (Connection c = open(dbs, 2, joining)) {
+                ReplAdmin admin = c.unwrap(ReplAdmin.class);
+                assertThatThrownBy(() -> admin.join("n1")).isInstanceOf(SQLException.class)
+                        .hasMessageContaining("n2 no longer keeps its log for n3").hasMessageContaining("--replace")
+                        .extracting(e -> ((SQLException) e).getSQLState()).isEqualTo("55000");
+                admin.join("n1", true, null); // starts over
+            }
+        } else {
+            try (Connection c = open(dbs, 2, joining)) {
+                List<JoinProgress> seen = new ArrayList<>();
+                c.unwrap(ReplAdmin.class).join("n1", false, seen::add);
+                assertThat(seen).filteredOn(JoinProgress::done).extracting(JoinProgress::table)
+                        .singleElement().asString().contains("child");
+            }
         }
         assertThat(sum(dbs.get(2), dbs.get(2).driverTables("SELECT count(*) FROM repl_join WHERE position = 'copied'")))
                 .isEqualTo(4);
@@ -349,8 +362,10 @@ class JoinIT {
         allApplyFromAllAndAgree(dbs, increments);
     }
 
-    static Stream<Vendor> servers() {
-        return Stream.of(Vendor.POSTGRESQL, Vendor.MARIADB);
+    /** The database, and whether a peer dropped the joining node while its join was stopped. */
+    static Stream<Arguments> kills() {
+        return Stream.of(Arguments.of(Vendor.POSTGRESQL, false), Arguments.of(Vendor.MARIADB, false),
+                Arguments.of(Vendor.POSTGRESQL, true));
     }
 
     /**
