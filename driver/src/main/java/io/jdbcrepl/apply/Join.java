@@ -164,17 +164,23 @@ public final class Join {
             List<TableInfo> tables = replicatedTables(reader, donorDialect, donorHome, donorLog, trust);
             Map<String, String> done = resumed == null ? Map.of() : state.tables(local);
             local.commit();
-            List<TableCreation.TablePlan> created = new ArrayList<>();
-            List<TableMap.LocalTable> targets = prepareTables(local, reader, donorDialect, donorHome, tables, localTables,
-                    done, created);
-            if (resumed != null) checkStillKept();
+            List<TableMap.LocalTable> existing = checkTables(local, tables, localTables, done);
+            if (resumed == null) {
+                state.begin(local, donor.name());
+                local.commit();
+            } else {
+                checkStillKept();
+            }
+            List<TableMap.LocalTable> targets = prepareTables(local, reader, donorDialect, donorHome, tables, existing,
+                    localTables);
             pinPeers(); // before the snapshot: nothing it needs may go after it
             Position donorAt = donorDialect.part(SourceReaders.class).beginSnapshot(reader, donorOther, donorLogSchema);
             Map<String, Position> positions = positions(reader, donorLogSchema, donorAt);
-            if (resumed == null) {
-                state.clear(local);
-                state.begin(local, donor.name(), positions);
+            Map<String, Position> start = resumed == null || resumed.start().isEmpty() ? null : resumed.start();
+            if (start == null) { // the first snapshot: applying starts from it
+                state.start(local, donor.name(), positions);
                 local.commit();
+                start = positions;
                 LOG.info("jdbc:repl: " + node.name() + " joins from " + donor.name() + ": " + tables.size() + " tables,"
                         + " applying from " + positions);
             } else {
@@ -184,24 +190,29 @@ public final class Join {
             }
             long pinned = System.nanoTime();
             for (int i = 0; i < tables.size(); i++) {
-                TableInfo table = tables.get(i);
                 TableMap.LocalTable target = targets.get(i);
                 String key = JoinState.key(target.info().schema(), target.info().name());
                 if (JoinState.COPIED.equals(done.get(key))) continue;
-                copy(local, reader, donorDialect, table, target, key, positions);
+                copy(local, reader, donorDialect, tables.get(i), target, key, positions);
                 if (System.nanoTime() - pinned > PIN_EVERY_NANOS) {
                     refreshPins();
                     pinned = System.nanoTime();
                 }
             }
-            for (TableCreation.TablePlan plan : created) run(local, plan.constraints());
+            reader.commit();
+            for (JoinState.Constraint c : state.constraints(local)) { // the created tables' foreign keys, every row there
+                try (Statement s = local.createStatement()) {
+                    s.execute(c.sql());
+                }
+                state.added(local, c);
+                local.commit();
+            }
             for (String refused : io.jdbcrepl.keys.KeyArrangement.afterCopy(node, local)) {
                 LOG.warn("jdbc:repl: " + node.name() + " could not move a generator past the rows the join copied: "
                         + refused + "; its next inserts may take keys the copy holds");
             }
             local.commit();
-            reader.commit();
-            finish(local, resumed == null ? positions : resumed.start());
+            finish(local, start);
             warnAboutDonorErrors(reader, donorLogSchema);
         }
     }
@@ -266,26 +277,19 @@ public final class Join {
     }
 
     /**
-     * Each donor table's counterpart here, created when missing; a table that holds rows the join did
-     * not put there is refused unless {@code replace} (then emptied, children first) — all checked
-     * before anything changes.
+     * Each donor table's counterpart here (null: missing). A table that holds rows the join did not
+     * put there is refused unless {@code replace}: checked before anything changes.
      */
-    private List<TableMap.LocalTable> prepareTables(Connection local, Connection reader, Dialect donorDialect,
-            String donorHome, List<TableInfo> tables, TableMap localTables, Map<String, String> done,
-            List<TableCreation.TablePlan> created) throws SQLException {
-        List<TableInfo> missing = new ArrayList<>();
+    private List<TableMap.LocalTable> checkTables(Connection local, List<TableInfo> tables, TableMap localTables,
+            Map<String, String> done) throws SQLException {
         List<String> holdingRows = new ArrayList<>();
         List<TableMap.LocalTable> existing = new ArrayList<>();
         for (TableInfo t : tables) {
-            Optional<TableMap.LocalTable> here = resolve(localTables, t);
-            existing.add(here.orElse(null));
-            if (here.isEmpty()) {
-                missing.add(t);
-                continue;
-            }
-            String key = JoinState.key(here.get().info().schema(), here.get().info().name());
-            if (done.containsKey(key)) continue; // the join's own rows: copied, or emptied again below
-            if (holdsRows(local, here.get())) holdingRows.add(here.get().sql());
+            TableMap.LocalTable here = resolve(localTables, t).orElse(null);
+            existing.add(here);
+            if (here == null) continue;
+            if (done.containsKey(JoinState.key(here.info().schema(), here.info().name()))) continue; // the join's own rows
+            if (holdsRows(local, here)) holdingRows.add(here.sql());
         }
         local.commit();
         if (!holdingRows.isEmpty() && !replace) {
@@ -294,14 +298,27 @@ public final class Join {
                     + " a join copies every replicated table into empty ones. Empty them, or join with --replace to"
                     + " have the join empty them");
         }
+        return existing;
+    }
+
+    /**
+     * Creates the missing tables (their foreign keys recorded first, added after the copy), and with
+     * {@code replace} empties the others, children first. Returns every table's counterpart here.
+     */
+    private List<TableMap.LocalTable> prepareTables(Connection local, Connection reader, Dialect donorDialect,
+            String donorHome, List<TableInfo> tables, List<TableMap.LocalTable> existing, TableMap localTables)
+            throws SQLException {
         List<TableCreation.TablePlan> plans = new ArrayList<>();
-        for (TableInfo t : missing) {
+        for (int i = 0; i < tables.size(); i++) {
+            if (existing.get(i) != null) continue;
+            TableInfo t = tables.get(i);
             plans.add(TableCreation.plan(reader, donorDialect, t.schema(), t.name(), node.dialect(),
                     TableMap.mapSchema(t.schema(), donorHome, node.homeSchema())));
         }
         for (TableCreation.TablePlan plan : plans) {
+            state.constraints(local, plan.localTable().toLowerCase(Locale.ROOT), donor.name(), plan.constraints());
+            local.commit();
             run(local, plan.createTable());
-            created.add(plan);
             LOG.info("jdbc:repl: " + node.name() + " created " + plan.localTable() + " as " + donor.name() + " has it"
                     + (plan.notes().isEmpty() ? "" : "; " + String.join("; ", plan.notes())));
         }

@@ -7,7 +7,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -17,6 +19,8 @@ import java.util.Map;
  * <ul>
  * <li>({@code *}, '') the join's state, {@code joining} or {@code joined}, and its donor;</li>
  * <li>({@code *}, peer) the position applying from the peer starts at: that of the join's first snapshot;</li>
+ * <li>({@code *constraints <table>}, n) the statements that add a created table's foreign keys once
+ * every table is copied, recorded before the table is created;</li>
  * <li>(table, '') {@code copying} or {@code copied}, and the rows copied;</li>
  * <li>(table, peer) the position of the snapshot the table was copied in, per source. A table
  * copied in a later snapshot than the first (the join resumed after a crash) already holds the
@@ -26,6 +30,8 @@ import java.util.Map;
 final class JoinState {
 
     static final String JOIN = "*";
+    /** Rows of the join itself start with it; a table's key never does. */
+    private static final String CONSTRAINTS = "*constraints ";
     static final String JOINING = "joining";
     static final String JOINED = "joined";
     static final String COPYING = "copying";
@@ -67,11 +73,49 @@ final class JoinState {
         return state == null ? null : new Join(donor, state, start);
     }
 
-    /** Records the join under way from {@code donor} with its start positions, in the caller's transaction. */
-    void begin(Connection local, String donor, Map<String, Position> start) throws SQLException {
-        delete(local, JOIN);
+    /** A join from {@code donor} begins: what earlier joins recorded goes. In the caller's transaction. */
+    void begin(Connection local, String donor) throws SQLException {
+        clear(local);
         insert(local, JOIN, "", JOINING, donor, 0);
+    }
+
+    /** Where applying from each peer starts, once the first snapshot is taken; in the caller's transaction. */
+    void start(Connection local, String donor, Map<String, Position> start) throws SQLException {
         for (Map.Entry<String, Position> e : start.entrySet()) insert(local, JOIN, e.getKey(), e.getValue().encode(), donor, 0);
+    }
+
+    /** A created table's foreign keys, to add once every table is copied; in the caller's transaction. */
+    void constraints(Connection local, String tableKey, String donor, List<String> statements) throws SQLException {
+        delete(local, CONSTRAINTS + tableKey);
+        for (int i = 0; i < statements.size(); i++) {
+            insert(local, CONSTRAINTS + tableKey, String.format("%06d", i), statements.get(i), donor, 0);
+        }
+    }
+
+    /** A foreign key still to add: its row and statement. */
+    record Constraint(String row, String seq, String sql) {
+    }
+
+    /** Every created table's foreign keys still to add, in order. */
+    List<Constraint> constraints(Connection local) throws SQLException {
+        List<Constraint> out = new ArrayList<>();
+        try (PreparedStatement ps = local.prepareStatement("SELECT table_name, source_node, position FROM " + table
+                + " WHERE table_name LIKE ? ORDER BY table_name, source_node")) {
+            ps.setString(1, CONSTRAINTS + "%");
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) out.add(new Constraint(rs.getString(1), rs.getString(2), rs.getString(3)));
+            }
+        }
+        return out;
+    }
+
+    /** The foreign key is there; in the transaction that added it where DDL is transactional. */
+    void added(Connection local, Constraint c) throws SQLException {
+        try (PreparedStatement ps = local.prepareStatement("DELETE FROM " + table + " WHERE table_name = ? AND source_node = ?")) {
+            ps.setString(1, c.row());
+            ps.setString(2, c.seq());
+            ps.executeUpdate();
+        }
     }
 
     /** The join is done, in the transaction that writes the appliers' positions. */
@@ -88,8 +132,8 @@ final class JoinState {
     Map<String, String> tables(Connection local) throws SQLException {
         Map<String, String> out = new LinkedHashMap<>();
         try (PreparedStatement ps = local.prepareStatement("SELECT table_name, position FROM " + table
-                + " WHERE source_node = '' AND table_name <> ?")) {
-            ps.setString(1, JOIN);
+                + " WHERE source_node = '' AND table_name NOT LIKE ?")) {
+            ps.setString(1, JOIN + "%");
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) out.put(rs.getString(1), rs.getString(2));
             }
@@ -117,8 +161,8 @@ final class JoinState {
     Map<String, Position> copiedPositions(Connection local, String source) throws SQLException {
         Map<String, Position> out = new LinkedHashMap<>();
         try (PreparedStatement ps = local.prepareStatement("SELECT table_name, source_node, position FROM " + table
-                + " WHERE table_name <> ? AND source_node <> ''")) {
-            ps.setString(1, JOIN);
+                + " WHERE table_name NOT LIKE ? AND source_node <> ''")) {
+            ps.setString(1, JOIN + "%");
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     if (rs.getString(2).equalsIgnoreCase(source)) out.put(rs.getString(1), Position.decode(rs.getString(3)));
@@ -128,8 +172,8 @@ final class JoinState {
         return out;
     }
 
-    /** Forgets every join (a join with replace starts over). */
-    void clear(Connection local) throws SQLException {
+    /** Forgets every join. */
+    private void clear(Connection local) throws SQLException {
         try (PreparedStatement ps = local.prepareStatement("DELETE FROM " + table)) {
             ps.executeUpdate();
         }
