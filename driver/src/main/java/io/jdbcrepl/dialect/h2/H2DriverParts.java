@@ -1,5 +1,6 @@
 package io.jdbcrepl.dialect.h2;
 
+import io.jdbcrepl.apply.NativeCopy;
 import io.jdbcrepl.capture.session.UnwrapViews;
 import io.jdbcrepl.dialect.DialectParts;
 import io.jdbcrepl.node.Notifier;
@@ -26,6 +27,7 @@ public final class H2DriverParts implements DialectParts {
                 new H2SourceReaders(),
                 new H2ApplySql(),
                 new H2ApplierLocks(),
-                new H2ApplyValues());
+                new H2ApplyValues(),
+                NativeCopy.NONE);
     }
 }

@@ -1,5 +1,6 @@
 package io.jdbcrepl.dialect.mysql;
 
+import io.jdbcrepl.apply.NativeCopy;
 import io.jdbcrepl.capture.session.UnwrapViews;
 import io.jdbcrepl.dialect.DialectParts;
 import io.jdbcrepl.node.Notifier;
@@ -26,6 +27,7 @@ public final class MySqlDriverParts implements DialectParts {
                 new MySqlSourceReaders(),
                 new MySqlApplySql(),
                 new MySqlApplierLocks(),
-                new MySqlApplyValues());
+                new MySqlApplyValues(),
+                NativeCopy.NONE);
     }
 }

@@ -26,6 +26,7 @@ public final class PostgresDriverParts implements DialectParts {
                 new PostgresSourceReaders(),
                 new PostgresApplySql(),
                 new PostgresApplierLocks(),
-                new PostgresApplyValues());
+                new PostgresApplyValues(),
+                new PostgresNativeCopy());
     }
 }
