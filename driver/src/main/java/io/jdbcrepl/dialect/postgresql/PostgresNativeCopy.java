@@ -6,15 +6,19 @@ import io.jdbcrepl.intercept.SqlState;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 
 /**
  * {@code COPY (query) TO STDOUT} on the donor piped into {@code COPY table (columns) FROM STDIN}
  * here, in text format (what {@code pg_dump | psql} does): the server formats and parses the
  * values, nothing is bound one by one. Both sessions read and write temporal values in UTC and
- * ISO style (the join sets the zone, pgjdbc the style), and floats with every digit (pgjdbc's
- * {@code extra_float_digits}), so the text is the value. pgjdbc's copy API is reached by reflection
+ * ISO style (the join sets the zone, pgjdbc the style), floats with every digit (pgjdbc's
+ * {@code extra_float_digits}), intervals and money as the donor writes them
+ * ({@link #readAsWritten}), so the text is the value. pgjdbc's copy API is reached by reflection
  * through the connection's own class loader, as {@link PgNotifications} does.
  */
 final class PostgresNativeCopy implements NativeCopy {
@@ -79,6 +83,7 @@ final class PostgresNativeCopy implements NativeCopy {
             throws SQLException {
         Api out = api(donor);
         Api in = api(local);
+        readAsWritten(donor, local);
         Object reading = out.start(donor, out.copyOut(), "COPY (" + query + ") TO STDOUT");
         Object writing = null;
         try {
@@ -107,6 +112,28 @@ final class PostgresNativeCopy implements NativeCopy {
             cancel(out, reading, e);
             if (writing != null) cancel(in, writing, e);
             throw e;
+        }
+    }
+
+    /**
+     * The settings the text of a value depends on beyond what pgjdbc fixes (DateStyle, the float
+     * digits) and the join sets (the zone): the joining session reads intervals and money as the
+     * donor's writes them, until its commit.
+     */
+    private static void readAsWritten(Connection donor, Connection local) throws SQLException {
+        String intervals;
+        String money;
+        try (Statement s = donor.createStatement();
+                ResultSet rs = s.executeQuery("SELECT current_setting('IntervalStyle'), current_setting('lc_monetary')")) {
+            rs.next();
+            intervals = rs.getString(1);
+            money = rs.getString(2);
+        }
+        try (PreparedStatement ps = local.prepareStatement("SELECT set_config('IntervalStyle', ?, true), set_config('lc_monetary', ?,"
+                + " true)")) {
+            ps.setString(1, intervals);
+            ps.setString(2, money);
+            ps.executeQuery().close();
         }
     }
 
