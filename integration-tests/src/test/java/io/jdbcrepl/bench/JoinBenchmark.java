@@ -64,6 +64,8 @@ public final class JoinBenchmark {
     private final int rounds = Integer.getInteger("bench.rounds", 3);
     private final String heap = System.getProperty("bench.join.heap", "128m");
     private final String jvmArgs = System.getProperty("bench.join.jvmArgs", "").trim();
+    /** {@code true}: the PostgreSQL joiner's holder column is TEXT, not the donor's VARCHAR: the join's portable path, not COPY. */
+    private final boolean portable = Boolean.getBoolean("bench.join.portable");
     private final List<String> targets = List.of(System.getProperty("bench.join.targets", "postgresql,mariadb").split(","));
     /** Options of the MariaDB baseline's URL, {@code ?rewriteBatchedStatements=true} for instance: none, the connector's defaults. */
     private final String baselineOptions = System.getProperty("bench.join.baselineOptions", "");
@@ -81,7 +83,8 @@ public final class JoinBenchmark {
     void run() throws Exception {
         out.println("JoinBenchmark " + ZonedDateTime.now().withNano(0) + ", java " + Runtime.version() + ", "
                 + Runtime.getRuntime().availableProcessors() + " processors; " + rows + " rows, " + rate
-                + " donor transactions/s, join JVM -Xmx" + heap + ", " + rounds + " rounds, targets " + targets);
+                + " donor transactions/s, join JVM -Xmx" + heap + ", " + rounds + " rounds, targets " + targets
+                + (portable ? ", PostgreSQL joiner's holder TEXT (portable path)" : ""));
         donor = TestDatabase.create(Vendor.POSTGRESQL, "join_donor");
         try {
             seedDonor();
@@ -120,7 +123,7 @@ public final class JoinBenchmark {
 
     private void seedDonor() throws SQLException {
         try (Connection c = donor.openRaw(); Statement s = c.createStatement()) {
-            for (String sql : tables(Vendor.POSTGRESQL)) s.execute(sql);
+            for (String sql : tables(Vendor.POSTGRESQL, false)) s.execute(sql);
             s.execute("INSERT INTO account SELECT g, g % 1000, g % 7, (g * 37) % 100000, 'account holder ' || g || ' of the"
                     + " benchmark, with some text', round((g % 100000) * 1.37, 2), timestamp '2026-01-01' + g * interval '1"
                     + " second' FROM generate_series(1, " + rows + ") g");
@@ -129,11 +132,11 @@ public final class JoinBenchmark {
         }
     }
 
-    /** The benchmark's tables on {@code v}: the same shape on both servers. */
-    private static List<String> tables(Vendor v) {
+    /** The benchmark's tables on {@code v}: the same shape on both servers ({@code text}: holder as TEXT). */
+    private static List<String> tables(Vendor v, boolean text) {
         boolean pg = v == Vendor.POSTGRESQL;
         return List.of("CREATE TABLE account (id BIGINT PRIMARY KEY, branch INT NOT NULL, kind INT NOT NULL, score INT,"
-                        + " holder VARCHAR(100) NOT NULL, balance NUMERIC(14, 2) NOT NULL, updated " + (pg ? "TIMESTAMP" : "DATETIME(6)")
+                        + " holder " + (text ? "TEXT" : "VARCHAR(100)") + " NOT NULL, balance NUMERIC(14, 2) NOT NULL, updated " + (pg ? "TIMESTAMP" : "DATETIME(6)")
                         + " NOT NULL)",
                 "CREATE TABLE marker (id INT PRIMARY KEY, sent_us BIGINT NOT NULL)");
     }
@@ -380,9 +383,9 @@ public final class JoinBenchmark {
 
     // ---- helpers
 
-    private static void createTables(TestDatabase db) throws SQLException {
+    private void createTables(TestDatabase db) throws SQLException {
         try (Connection c = db.openRaw(); Statement s = c.createStatement()) {
-            for (String sql : tables(db.vendor())) s.execute(sql);
+            for (String sql : tables(db.vendor(), portable && db.vendor() == Vendor.POSTGRESQL)) s.execute(sql);
         }
     }
 

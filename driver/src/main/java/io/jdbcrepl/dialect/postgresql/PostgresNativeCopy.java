@@ -118,7 +118,7 @@ final class PostgresNativeCopy implements NativeCopy {
     /**
      * The settings the text of a value depends on beyond what pgjdbc fixes (DateStyle, the float
      * digits) and the join sets (the zone): the joining session reads intervals and money as the
-     * donor's writes them, until its commit.
+     * donor writes them, until its commit.
      */
     private static void readAsWritten(Connection donor, Connection local) throws SQLException {
         String intervals;
