@@ -165,6 +165,7 @@ public final class JoinBenchmark {
             Map<String, String> joining = new LinkedHashMap<>(p);
             joining.put("repl.apply", "false");
             Path gcLog = Files.createTempFile("join-gc", ".log");
+            Files.delete(gcLog); // the JVM would keep a file there as gcLog.0
             List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-Xmx" + heap, "-Xlog:gc:file=" + gcLog));
             if (!jvmArgs.isEmpty()) command.addAll(List.of(jvmArgs.split("\\s+")));
