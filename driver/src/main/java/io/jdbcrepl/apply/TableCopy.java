@@ -18,10 +18,12 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * One table's rows from the donor's snapshot into the joining node (SPEC 8.1): read as a stream
- * (the connector's cursor, never the whole table in memory) and written in JDBC batches, committed
- * every {@link #COMMIT_ROWS} rows. Values go as the apply side binds them: read by their portable
- * type, converted to the local column's ({@link ValueBinding}), an instant as an instant.
+ * One table's rows from the donor's snapshot into the joining node (SPEC 8.1), streamed, never the
+ * whole table in memory. Between two databases of the same kind whose columns have the same types,
+ * through the database's own bulk path ({@link NativeCopy}: PostgreSQL's {@code COPY}); otherwise
+ * read with the connector's cursor and written in JDBC batches, committed every
+ * {@link #COMMIT_ROWS} rows, the values as the apply side binds them: read by their portable type,
+ * converted to the local column's ({@link ValueBinding}), an instant as an instant.
  */
 final class TableCopy {
 
@@ -79,6 +81,39 @@ final class TableCopy {
      * join records the table copied there). Returns the rows copied.
      */
     long run(Progress progress, Progress last) throws SQLException {
+        long rows = natively() ? copyNatively(progress) : copyInBatches(progress);
+        last.copied(rows);
+        local.commit();
+        return rows;
+    }
+
+    /**
+     * Whether the database's own bulk path serves ({@link NativeCopy}): donor and joiner the same
+     * database, every column of the same type on both and read as it is stored (no large objects).
+     */
+    boolean natively() {
+        if (donorDialect.getClass() != localDialect.getClass() || !localDialect.part(NativeCopy.class).exists()) return false;
+        for (int i = 0; i < from.size(); i++) {
+            ColumnInfo d = from.get(i);
+            String quoted = donorDialect.quote(d.name());
+            if (d.typeName() == null || !d.typeName().equalsIgnoreCase(to.get(i).typeName()) || d.type() != to.get(i).type()
+                    || d.isLargeObject() || !donorDialect.readValue(d.type(), quoted).equals(quoted)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** In one transaction, as the database's own dump and restore would. */
+    private long copyNatively(Progress progress) throws SQLException {
+        String select = "SELECT " + from.stream().map(c -> donorDialect.quote(c.name())).collect(Collectors.joining(", "))
+                + " FROM " + donorSql();
+        List<String> columns = to.stream().map(c -> localDialect.quote(c.name())).toList();
+        return localDialect.part(NativeCopy.class).copy(donor, select, local, localTable.sql(), columns, progress::copied);
+    }
+
+    /** Values read by their portable type and inserted in JDBC batches, committed every {@link #COMMIT_ROWS}. */
+    private long copyInBatches(Progress progress) throws SQLException {
         String select = "SELECT " + from.stream().map(c -> donorDialect.readValue(c.type(), donorDialect.quote(c.name())))
                 .collect(Collectors.joining(", ")) + " FROM " + donorSql();
         List<String> columns = to.stream().map(ColumnInfo::name).toList();
@@ -104,8 +139,6 @@ final class TableCopy {
                 if (batched > 0) write.executeBatch();
             }
         }
-        last.copied(rows);
-        local.commit();
         return rows;
     }
 

@@ -33,9 +33,9 @@ final class JoinCommand {
                 tables[0]++;
             }
         });
-        Duration took = Duration.ofNanos(System.nanoTime() - began);
+        Duration took = Duration.ofMillis(Math.max(1, (System.nanoTime() - began) / 1_000_000));
         out.println(node.name() + " has joined from " + donor + " (" + tables[0] + " tables, " + rows[0] + " rows copied in "
-                + DurationText.of(took.getSeconds() == 0 ? Duration.ofMillis(Math.max(1, took.toMillis())) : took)
+                + DurationText.of(took)
                 + "). Its appliers apply from every peer from there once they run: the application's connections with"
                 + " repl.peers start them, or the apply command.");
         return ExitCode.OK;

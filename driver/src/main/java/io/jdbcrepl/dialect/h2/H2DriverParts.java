@@ -1,5 +1,6 @@
 package io.jdbcrepl.dialect.h2;
 
+import io.jdbcrepl.apply.NativeCopy;
 import io.jdbcrepl.capture.session.UnwrapViews;
 import io.jdbcrepl.dialect.DialectParts;
 import io.jdbcrepl.node.KeySession;
@@ -30,6 +31,7 @@ public final class H2DriverParts implements DialectParts {
                 new H2ApplySql(),
                 new H2ApplierLocks(),
                 new H2ApplyValues(),
-                new H2TableDdl());
+                new H2TableDdl(),
+                NativeCopy.NONE);
     }
 }

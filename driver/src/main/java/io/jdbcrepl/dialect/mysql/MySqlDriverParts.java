@@ -1,5 +1,6 @@
 package io.jdbcrepl.dialect.mysql;
 
+import io.jdbcrepl.apply.NativeCopy;
 import io.jdbcrepl.capture.session.UnwrapViews;
 import io.jdbcrepl.dialect.DialectParts;
 import io.jdbcrepl.node.KeySession;
@@ -30,6 +31,7 @@ public final class MySqlDriverParts implements DialectParts {
                 new MySqlApplySql(),
                 new MySqlApplierLocks(),
                 new MySqlApplyValues(),
-                new MySqlTableDdl());
+                new MySqlTableDdl(),
+                NativeCopy.NONE);
     }
 }

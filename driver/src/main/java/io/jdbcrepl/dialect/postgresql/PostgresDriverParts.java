@@ -30,6 +30,7 @@ public final class PostgresDriverParts implements DialectParts {
                 new PostgresApplySql(),
                 new PostgresApplierLocks(),
                 new PostgresApplyValues(),
-                new PostgresTableDdl());
+                new PostgresTableDdl(),
+                new PostgresNativeCopy());
     }
 }
