@@ -183,29 +183,60 @@ class JoinIT {
         }
     }
 
+    /**
+     * n1 and n2 seeded alike (SPEC 4.8: nodes that start identical), applying from each other, a
+     * writer on each; n3 with the tables empty, or none.
+     */
+    static final class Mesh {
+        final String n1;
+        final String n2;
+        final AtomicLong increments = new AtomicLong();
+        final ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        final Writer w1;
+        final Writer w2;
+
+        private Mesh(List<TestDatabase> dbs) {
+            n1 = url(dbs, 0, List.of(1), Map.of());
+            n2 = url(dbs, 1, List.of(0), Map.of());
+            w1 = new Writer(n1, dbs.get(0), 0, increments, failures);
+            w2 = new Writer(n2, dbs.get(1), 1, increments, failures);
+        }
+
+        static Mesh writing(List<TestDatabase> dbs, int children, boolean tablesThere) throws SQLException {
+            seed(dbs.get(0), children);
+            seed(dbs.get(1), children);
+            if (tablesThere) {
+                try (Connection c = dbs.get(2).openRaw(); Statement s = c.createStatement()) {
+                    for (String sql : schema(dbs.get(2).vendor())) s.execute(sql);
+                }
+            }
+            Mesh mesh = new Mesh(dbs);
+            open(dbs, 0, mesh.n1).close();
+            open(dbs, 1, mesh.n2).close();
+            mesh.w1.start();
+            mesh.w2.start();
+            return mesh;
+        }
+
+        void stopWriters() throws InterruptedException {
+            w1.stop.set(true);
+            w2.stop.set(true);
+            w1.join();
+            w2.join();
+            assertThat(failures).isEmpty();
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("meshes")
     void aThirdNodeJoinsFromADonorWhileEveryNodeWritesAndPurges(List<Vendor> vendors, boolean tablesThere) throws Exception {
         List<TestDatabase> dbs = new ArrayList<>();
         for (int i = 0; i < 3; i++) dbs.add(databases.create(vendors.get(i), "join_n" + (i + 1)));
-        seed(dbs.get(0));
-        seed(dbs.get(1)); // the two nodes start identical (SPEC 4.8); the third has empty tables, or none
-        if (tablesThere) {
-            try (Connection c = dbs.get(2).openRaw(); Statement s = c.createStatement()) {
-                for (String sql : schema(vendors.get(2))) s.execute(sql);
-            }
-        }
-        String n1 = url(dbs, 0, List.of(1), Map.of());
-        String n2 = url(dbs, 1, List.of(0), Map.of());
-        open(dbs, 0, n1).close();
-        open(dbs, 1, n2).close();
-
-        AtomicLong increments = new AtomicLong();
-        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
-        Writer w1 = new Writer(n1, dbs.get(0), 0, increments, failures);
-        Writer w2 = new Writer(n2, dbs.get(1), 1, increments, failures);
-        w1.start();
-        w2.start();
+        Mesh mesh = Mesh.writing(dbs, CHILDREN, tablesThere);
+        String n1 = mesh.n1;
+        String n2 = mesh.n2;
+        AtomicLong increments = mesh.increments;
+        ConcurrentLinkedQueue<Throwable> failures = mesh.failures;
         Thread.sleep(500);
 
         // the joiner, not applying yet: its appliers start after the join
@@ -231,13 +262,9 @@ class JoinIT {
             });
         }
         Thread.sleep(500);
-        w1.stop.set(true);
-        w2.stop.set(true);
-        w1.join();
-        w2.join();
-        assertThat(failures).isEmpty();
-        assertThat(w1.transactions).isPositive();
-        assertThat(w2.transactions).isPositive();
+        mesh.stopWriters();
+        assertThat(mesh.w1.transactions).isPositive();
+        assertThat(mesh.w2.transactions).isPositive();
         assertThat(seen).filteredOn(JoinProgress::done).extracting(JoinProgress::table).hasSize(4);
 
         allApplyFromAllAndAgree(dbs, increments);
@@ -286,22 +313,7 @@ class JoinIT {
     void aJoinKilledMidCopyGoesOnWhenRunAgain(Vendor vendor, boolean droppedMeanwhile) throws Exception {
         List<TestDatabase> dbs = new ArrayList<>();
         for (int i = 0; i < 3; i++) dbs.add(databases.create(vendor, "joinkill_n" + (i + 1)));
-        int children = 600_000;
-        seed(dbs.get(0), children);
-        seed(dbs.get(1), children);
-        try (Connection c = dbs.get(2).openRaw(); Statement s = c.createStatement()) {
-            for (String sql : schema(vendor)) s.execute(sql);
-        }
-        String n1 = url(dbs, 0, List.of(1), Map.of());
-        String n2 = url(dbs, 1, List.of(0), Map.of());
-        open(dbs, 0, n1).close();
-        open(dbs, 1, n2).close();
-        AtomicLong increments = new AtomicLong();
-        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
-        Writer w1 = new Writer(n1, dbs.get(0), 0, increments, failures);
-        Writer w2 = new Writer(n2, dbs.get(1), 1, increments, failures);
-        w1.start();
-        w2.start();
+        Mesh mesh = Mesh.writing(dbs, 600_000, true);
 
         String joining = url(dbs, 2, List.of(0, 1), Map.of("repl.apply", "false"));
         open(dbs, 2, joining).close(); // the driver's tables
@@ -357,12 +369,8 @@ class JoinIT {
         }
         assertThat(sum(dbs.get(2), dbs.get(2).driverTables("SELECT count(*) FROM repl_join WHERE position = 'copied'")))
                 .isEqualTo(4);
-        w1.stop.set(true);
-        w2.stop.set(true);
-        w1.join();
-        w2.join();
-        assertThat(failures).isEmpty();
-        allApplyFromAllAndAgree(dbs, increments);
+        mesh.stopWriters();
+        allApplyFromAllAndAgree(dbs, mesh.increments);
     }
 
     /** The database, and whether a peer dropped the joining node while its join was stopped. */
