@@ -95,4 +95,11 @@ public interface ApplySql {
      * peer's URL sets its own: a socket timeout also bounds every statement.
      */
     void peerTimeouts(Duration timeout, Properties p);
+
+    /**
+     * Connection properties under which a JDBC batch of INSERTs reaches the database as few
+     * statements (a join's copy); none by default, and never one the user's URL set.
+     */
+    default void bulkInserts(Properties p) {
+    }
 }

@@ -85,7 +85,9 @@ public final class Join {
 
     /** Runs the join; returns once every table is copied and the appliers' positions are set. */
     public void run() throws SQLException {
-        try (Connection local = VendorDriver.open(node.config()); Connection lockHolder = VendorDriver.open(node.config())) {
+        java.util.Properties bulk = new java.util.Properties();
+        node.dialect().part(ApplySql.class).bulkInserts(bulk);
+        try (Connection local = VendorDriver.open(node.config(), bulk); Connection lockHolder = VendorDriver.open(node.config())) {
             local.setAutoCommit(false);
             lockHolder.setAutoCommit(false);
             ApplySql sql = node.dialect().part(ApplySql.class);

@@ -34,7 +34,15 @@ public final class VendorDriver {
      * applied changes are not captured again (SPEC 4.4).
      */
     public static Connection open(ReplConfig config) throws SQLException {
-        Connection raw = find(config).connect(config.delegateUrl(), config.delegateProperties());
+        return open(config, new java.util.Properties());
+    }
+
+    /** {@link #open(ReplConfig)} with connection properties of its own, which the configuration's win over. */
+    public static Connection open(ReplConfig config, java.util.Properties more) throws SQLException {
+        java.util.Properties p = new java.util.Properties();
+        p.putAll(more);
+        p.putAll(config.delegateProperties());
+        Connection raw = find(config).connect(config.delegateUrl(), p);
         if (raw == null) throw SqlState.UNABLE_TO_CONNECT.exception("No driver accepted " + ReplUrl.mask(config.delegateUrl()));
         return KeySession.prepare(raw, config); // the node's key scheme on the apply side's and the CLI's sessions too
     }

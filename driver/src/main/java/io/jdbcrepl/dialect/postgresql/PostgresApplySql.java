@@ -64,6 +64,12 @@ final class PostgresApplySql implements ApplySql {
         }
     }
 
+    /** pgjdbc sends a batch of INSERTs as one multi-row INSERT per 128 rows, not one statement per row. */
+    @Override
+    public void bulkInserts(Properties p) {
+        p.putIfAbsent("reWriteBatchedInserts", "true");
+    }
+
     /** pgjdbc's timeouts are in seconds. */
     @Override
     public void peerTimeouts(Duration timeout, Properties p) {
