@@ -129,7 +129,7 @@ public enum ReplProperty {
     TIMESTAMP("repl.timestamp.<table>", Type.STRING, null, null,
             "Resolution timestamp column: the driver sets it on every captured INSERT and UPDATE, always increasing per row."),
     UNSUPPORTED("repl.unsupported", Type.ENUM, "error", null,
-            "What a DML statement on a replicated table that cannot be captured gets: `error` (SQLState 0AR01) "
+            "What a DML statement on a replicated table that cannot be captured, and a CALL or DO, gets: `error` (SQLState 0AR01) "
                     + "or `passthrough` (runs uncaptured, logs a warning).",
             "error", "passthrough");
 

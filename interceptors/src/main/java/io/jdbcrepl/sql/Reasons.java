@@ -17,13 +17,15 @@ final class Reasons {
             + " (PostgreSQL)" + PASSTHROUGH;
     static final String TRUNCATE = "TRUNCATE cannot be captured: it empties tables without row-level changes"
             + " (with CASCADE also tables it does not name). Use DELETE FROM the table" + PASSTHROUGH;
-    static final String CALL = "A procedure call cannot be captured: the rows it changes are not visible in"
-            + " the SQL. Run the procedure's INSERT/UPDATE/DELETE statements from the application" + PASSTHROUGH;
+    static final String CALL = "CALL cannot be captured: what the procedure changes is out of the driver's sight,"
+            + " so the peers would not get it and would diverge. Do the procedure's writes through the driver"
+            + " (its INSERT/UPDATE/DELETE statements from the application)" + PASSTHROUGH;
     static final String EXECUTE = "EXECUTE cannot be captured: it runs a statement prepared in SQL (PREPARE),"
             + " which the driver does not see. Prepare it through JDBC (Connection.prepareStatement) instead"
             + PASSTHROUGH;
-    static final String DO = "A DO block cannot be captured: the rows its code changes are not visible in"
-            + " the SQL. Run its statements one by one from the application" + PASSTHROUGH;
+    static final String DO = "DO cannot be captured: what its block changes is out of the driver's sight, so"
+            + " the peers would not get it and would diverge. Do the block's writes through the driver (its"
+            + " statements one by one from the application)" + PASSTHROUGH;
     static final String RUNSCRIPT = "RUNSCRIPT cannot be captured: it runs statements from a file the driver"
             + " does not see. Run them through the driver one by one" + PASSTHROUGH;
     static final String COPY = "COPY … FROM in this form cannot be captured. The driver captures COPY table"

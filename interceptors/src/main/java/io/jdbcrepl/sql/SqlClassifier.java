@@ -158,6 +158,7 @@ public final class SqlClassifier {
             Analysis a = analyze(sql.substring(range[0], range[1]), dialect);
             if (a instanceof NotDml) continue;
             changes = true;
+            if (a instanceof Opaque routine && routine.routine()) return routine; // refused as a whole
             List<TableRef> named = a instanceof Dml dml ? List.of(dml.target()) : ((Opaque) a).tablesNamed();
             allKnown &= !named.isEmpty();
             tables.addAll(named);
@@ -171,7 +172,7 @@ public final class SqlClassifier {
         do {
             lexer.next(); // (SELECT …) UNION (SELECT …): the first keyword is inside
         } while (lexer.isSymbol('('));
-        if (lexer.isSymbol('{')) return new Opaque(Reasons.CALL, List.of());
+        if (lexer.isSymbol('{')) return callEscape(lexer, dialect);
         if (lexer.kind() != SqlLexer.Kind.WORD) return NotDml.INSTANCE;
         int at = lexer.start();
         String keyword = lexer.text().toUpperCase(Locale.ROOT);
@@ -182,9 +183,9 @@ public final class SqlClassifier {
             case "MERGE" -> new Opaque(Reasons.MERGE, TargetGuess.tables(sql, at, dialect));
             case "REPLACE", "UPSERT" -> new Opaque(Reasons.REPLACE, TargetGuess.tables(sql, at, dialect));
             case "TRUNCATE" -> new Opaque(Reasons.TRUNCATE, TargetGuess.tables(sql, at, dialect));
-            case "CALL" -> new Opaque(Reasons.CALL, List.of());
+            case "CALL" -> Opaque.routine(Reasons.CALL);
             case "EXEC", "EXECUTE" -> new Opaque(Reasons.EXECUTE, List.of());
-            case "DO" -> new Opaque(Reasons.DO, List.of());
+            case "DO" -> Opaque.routine(Reasons.DO);
             case "RUNSCRIPT" -> new Opaque(Reasons.RUNSCRIPT, List.of());
             case "COPY" -> copyFrom(lexer)
                     ? new Opaque(Reasons.COPY, TargetGuess.tables(sql, at, dialect)) : NotDml.INSTANCE;
@@ -193,6 +194,23 @@ public final class SqlClassifier {
             case "EXPLAIN", "ANALYZE", "ANALYSE" -> ExplainAnalysis.analyze(sql, dialect, lexer);
             default -> NotDml.INSTANCE;
         };
+    }
+
+    /**
+     * The JDBC escapes {@code {call f(…)}} and {@code {? = call f(…)}} are what the vendor's driver
+     * turns them into: a query of the function where it makes a SELECT of them ({@link SqlSyntax}),
+     * else a CALL.
+     */
+    private static Analysis callEscape(SqlLexer lexer, Dialect dialect) {
+        SqlSyntax syntax = dialect.part(SqlSyntax.class);
+        lexer.next();
+        boolean function = lexer.isSymbol('?');
+        if (function) {
+            lexer.next(); // =
+            lexer.next();
+        }
+        boolean query = function ? syntax.functionEscapeIsQuery() : lexer.isWord("CALL") && syntax.callEscapeIsQuery();
+        return query ? NotDml.INSTANCE : Opaque.routine(Reasons.CALL);
     }
 
     private static Analysis dml(String sql, Dialect dialect, String keyword) {

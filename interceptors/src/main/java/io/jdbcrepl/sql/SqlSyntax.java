@@ -67,4 +67,20 @@ public interface SqlSyntax {
     default boolean compositeFieldTargets() {
         return false;
     }
+
+    /**
+     * The vendor's JDBC driver turns {@code {call f(…)}} into a SELECT of the function, a query
+     * (pgjdbc with its default {@code escapeSyntaxCallMode=select}); otherwise into a CALL.
+     */
+    default boolean callEscapeIsQuery() {
+        return false;
+    }
+
+    /**
+     * The vendor's JDBC driver turns {@code {? = call f(…)}} into a SELECT of the function, a query
+     * (pgjdbc, MariaDB's and MySQL's Connector/J); otherwise into a CALL (H2).
+     */
+    default boolean functionEscapeIsQuery() {
+        return false;
+    }
 }

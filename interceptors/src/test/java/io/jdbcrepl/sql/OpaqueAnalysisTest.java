@@ -26,7 +26,7 @@ class OpaqueAnalysisTest {
     @MethodSource("io.jdbcrepl.dialect.Dialect#all")
     void everyReasonSaysWhatToDoAndNamesTheWayOut(Dialect dialect) {
         for (String sql : List.of("MERGE INTO t USING u ON t.id = u.id WHEN MATCHED THEN DELETE", "TRUNCATE t",
-                "CALL p()", "{call p(?)}", "EXECUTE s", "DO 1", "COPY t FROM STDIN", "LOAD DATA INFILE 'f' INTO TABLE t",
+                "CALL p()", "EXECUTE s", "DO 1", "COPY t FROM STDIN", "LOAD DATA INFILE 'f' INTO TABLE t",
                 "RUNSCRIPT FROM 'f'", "EXPLAIN ANALYZE DELETE FROM t", "WITH x AS (DELETE FROM t RETURNING *) SELECT 1",
                 "UPDATE a JOIN b ON a.id = b.id SET a.x = 1", "DELETE a FROM a JOIN b ON a.id = b.id",
                 "UPDATE t SET a = 1; DELETE FROM t", "UPDATE t SET a = $1", "UPDATE t SET a = = 1",
@@ -65,13 +65,39 @@ class OpaqueAnalysisTest {
 
     @Test
     void routinesAndBlocksNameNoTable() {
-        assertThat(opaque("CALL hr.raise(?, ?)", Dialect.named("postgresql"))).isEqualTo(new Opaque(Reasons.CALL, List.of()));
-        assertThat(opaque("{call raise(?)}", Dialect.named("mariadb"))).isEqualTo(new Opaque(Reasons.CALL, List.of()));
-        assertThat(opaque("{? = call f(?)}", Dialect.named("h2")).reason()).startsWith("A procedure call");
+        assertThat(opaque("CALL hr.raise(?, ?)", Dialect.named("postgresql"))).isEqualTo(new Opaque(Reasons.CALL, List.of(), true));
+        assertThat(opaque("{call raise(?)}", Dialect.named("mariadb"))).isEqualTo(new Opaque(Reasons.CALL, List.of(), true));
+        assertThat(opaque("{? = call f(?)}", Dialect.named("h2")).reason()).startsWith("CALL cannot be captured");
         assertThat(opaque("EXEC p 1", Dialect.named("mariadb")).reason()).startsWith("EXECUTE cannot be captured");
         assertThat(opaque("EXECUTE stmt USING @a", Dialect.named("mariadb")).reason()).contains("PREPARE");
-        assertThat(opaque("DO $$ BEGIN DELETE FROM t; END $$", Dialect.named("postgresql"))).isEqualTo(new Opaque(Reasons.DO, List.of()));
+        assertThat(opaque("DO $$ BEGIN DELETE FROM t; END $$", Dialect.named("postgresql"))).isEqualTo(new Opaque(Reasons.DO, List.of(), true));
         assertThat(opaque("RUNSCRIPT FROM 'init.sql'", Dialect.named("h2")).tablesNamed()).isEmpty();
+    }
+
+    @Test
+    void routinesSayWhyPeersWouldDivergeAndHowToProceed() {
+        for (String sql : List.of("CALL p()", "DO $$ BEGIN NULL; END $$")) {
+            Opaque o = opaque(sql, Dialect.named("postgresql"));
+            assertThat(o.routine()).as(sql).isTrue();
+            assertThat(o.reason()).as(sql).startsWith(sql.substring(0, sql.indexOf(' ')) + " cannot be captured")
+                    .contains("out of the driver's sight", "diverge", "through the driver", "repl.unsupported=passthrough");
+        }
+        assertThat(opaque("EXECUTE s", Dialect.named("postgresql")).routine()).as("not a routine").isFalse();
+    }
+
+    /** What the vendor's JDBC driver makes of the escape: a SELECT of the function is a query, left alone. */
+    @Test
+    void callEscapesAreWhatTheVendorsDriverRuns() {
+        Dialect pg = Dialect.named("postgresql");
+        assertThat(SqlClassifier.analyze("{? = call add_one(?)}", pg)).as("pgjdbc: select * from add_one(?)").isEqualTo(NotDml.INSTANCE);
+        assertThat(SqlClassifier.analyze("{ call add_one(?) }", pg)).as("pgjdbc's escapeSyntaxCallMode=select").isEqualTo(NotDml.INSTANCE);
+        assertThat(SqlClassifier.analyze("call double_it(?)", pg)).isInstanceOf(Opaque.class);
+        Dialect mariadb = Dialect.named("mariadb");
+        assertThat(SqlClassifier.analyze("{?=call add_one(?)}", mariadb)).as("Connector/J: SELECT add_one(?)").isEqualTo(NotDml.INSTANCE);
+        assertThat(opaque("{call double_it(?)}", mariadb).routine()).isTrue();
+        Dialect h2 = Dialect.named("h2");
+        assertThat(opaque("{? = call add_ints(?, ?)}", h2).routine()).as("H2 runs it as CALL").isTrue();
+        assertThat(opaque("{call add_ints(?, ?)}", h2).routine()).isTrue();
     }
 
     @Test
@@ -137,7 +163,9 @@ class OpaqueAnalysisTest {
         assertThat(both.reason()).startsWith("Several statements in one execute");
         assertThat(names(both)).containsExactly("a", "b");
         assertThat(names(opaque("SELECT 1; INSERT INTO t VALUES (1);", Dialect.named("mariadb")))).containsExactly("t");
-        assertThat(opaque("DELETE FROM t; CALL p()", Dialect.named("h2")).tablesNamed()).as("a CALL may change any table").isEmpty();
+        Opaque withCall = opaque("DELETE FROM t; CALL p()", Dialect.named("h2"));
+        assertThat(withCall.tablesNamed()).as("a CALL may change any table").isEmpty();
+        assertThat(withCall.routine()).as("refused as the CALL is").isTrue();
         assertThat(names(opaque("CREATE TABLE x (a INT); DELETE FROM t", Dialect.named("mariadb")))).containsExactly("t");
     }
 

@@ -29,4 +29,9 @@ final class MySqlSyntax implements SqlSyntax {
     public boolean multiTableDelete() {
         return true;
     }
+
+    @Override
+    public boolean functionEscapeIsQuery() {
+        return true;
+    }
 }

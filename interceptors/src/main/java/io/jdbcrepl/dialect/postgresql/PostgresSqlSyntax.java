@@ -29,4 +29,14 @@ final class PostgresSqlSyntax implements SqlSyntax {
     public boolean compositeFieldTargets() {
         return true;
     }
+
+    @Override
+    public boolean callEscapeIsQuery() {
+        return true;
+    }
+
+    @Override
+    public boolean functionEscapeIsQuery() {
+        return true;
+    }
 }
