@@ -67,7 +67,7 @@ public final class Join {
         this.state = new JoinState(node.changeLog());
     }
 
-    /** Whether this node has joined from {@code donor} already (then a join has nothing to do). */
+    /** Whether this node has joined a mesh already (then repl.join has nothing to do). */
     public static boolean joined(Node node, Connection local) throws SQLException {
         JoinState.Join join = new JoinState(node.changeLog()).join(local);
         return join != null && join.joined();
