@@ -142,8 +142,9 @@ public final class InboundServer {
         while (!stopped) {
             try {
                 try (Connection local = VendorDriver.open(node.config())) {
-                    if (!Join.pending(node, local)) {
-                        if (!Join.joined(node, local)) {
+                    JoinState.Join join = new JoinState(node.changeLog()).join(local);
+                    if (!Join.pending(node, join, local)) {
+                        if (join == null) {
                             LOG.info("jdbc:repl: repl.join=" + donor + " has nothing to do: " + node.name() + " has applied"
                                     + " from its peers already (a join is for a new node)");
                         }

@@ -67,18 +67,16 @@ public final class Join {
         this.state = new JoinState(node.changeLog());
     }
 
-    /** Whether this node has joined a mesh already (then repl.join has nothing to do). */
-    public static boolean joined(Node node, Connection local) throws SQLException {
-        JoinState.Join join = new JoinState(node.changeLog()).join(local);
-        return join != null && join.joined();
-    }
-
     /**
      * Whether applying must wait for a join: one is under way here, or {@code repl.join} asks for one
      * on a node that has not applied anything yet (a node that has is not new: repl.join is moot there).
      */
     static boolean pending(Node node, Connection local) throws SQLException {
-        JoinState.Join join = new JoinState(node.changeLog()).join(local);
+        return pending(node, new JoinState(node.changeLog()).join(local), local);
+    }
+
+    /** {@link #pending(Node, Connection)} with this node's join already read ({@code join}, null for none). */
+    static boolean pending(Node node, JoinState.Join join, Connection local) throws SQLException {
         if (join != null) return !join.joined();
         return node.config().join().isPresent() && new ProgressStore(node.changeLog()).sources(local).isEmpty();
     }

@@ -58,7 +58,7 @@ public final class NodeAdmin implements ReplAdmin {
     private String joining(Connection local) throws SQLException {
         JoinState state = new JoinState(node.changeLog());
         JoinState.Join join = state.join(local);
-        if (join == null && Join.pending(node, local)) {
+        if (join == null && Join.pending(node, null, local)) {
             return "joining from " + node.config().join().get() + " (repl.join): the copy has not begun yet";
         }
         if (join == null || join.joined()) return null;
@@ -281,7 +281,6 @@ public final class NodeAdmin implements ReplAdmin {
         }
         return new NodeStatus(node.name(), peers, dropped, keyless, purgeBlocked, keyWarnings);
     }
-
 
     private boolean heldElsewhere(Connection local, String peer) {
         try {

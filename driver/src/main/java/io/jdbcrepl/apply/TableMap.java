@@ -28,8 +28,9 @@ import java.util.Set;
  */
 final class TableMap {
 
-    /** A destination table with the columns an LCR names resolved to stored names. */
     /**
+     * A destination table with the columns an LCR names resolved to stored names.
+     *
      * @param overridesIdentity whether an INSERT with all columns needs {@code OVERRIDING SYSTEM VALUE}:
      *     the table has a {@code GENERATED ALWAYS} identity column (PostgreSQL, H2), which takes the
      *     source's value only so

@@ -163,14 +163,11 @@ public final class KeyArrangement {
             if (state.isEmpty() || state.get().increment() < 1) continue;
             long max = maximum(node.dialect(), local, source);
             if (state.get().next() > max) continue;
-            Savepoint savepoint = local.getAutoCommit() ? null : local.setSavepoint();
-            try (Statement s = local.createStatement()) {
-                s.execute(sql.restart(source, state.get().increment(), max + 1));
-                if (savepoint != null) local.releaseSavepoint(savepoint);
-            } catch (SQLException e) {
-                if (savepoint != null) local.rollback(savepoint);
-                refused.add(source.describe() + ": " + e.getMessage());
-            }
+            String why = guarded(local, () -> {
+                execute(local, sql.restart(source, state.get().increment(), max + 1));
+                return null;
+            });
+            if (why != null) refused.add(source.describe() + ": " + why);
         }
         return refused;
     }
@@ -226,28 +223,46 @@ public final class KeyArrangement {
     /** Arranges one source; returns why it could not, or null. */
     private static String arrange(Dialect dialect, KeySql sql, KeyScheme scheme, Connection local, KeySource source)
             throws SQLException {
+        return guarded(local, () -> {
+            Optional<SequenceState> state = sql.state(local, source);
+            if (state.isEmpty() || arranged(scheme, state.get())) return null;
+            if (blocks(scheme, state.get())) {
+                return "increment " + state.get().increment() + " is " + BLOCKS + " (its values are left as they are)";
+            }
+            if (state.get().increment() < 1) {
+                return "increment " + state.get().increment() + ": a descending sequence is left as it is";
+            }
+            long floor = Math.max(0, Math.max(state.get().next(), maximum(dialect, local, source)));
+            execute(local, sql.restart(source, scheme.step(), scheme.firstAbove(floor)));
+            return null;
+        });
+    }
+
+    /** One source's work that says why it left the source as it was, or null. */
+    private interface Step {
+        String run() throws SQLException;
+    }
+
+    /**
+     * Runs {@code step}, in an open transaction under a savepoint, so that a refusal (not the owner)
+     * leaves the transaction usable: its answer, or why the database refused.
+     */
+    private static String guarded(Connection local, Step step) throws SQLException {
         Savepoint savepoint = local.getAutoCommit() ? null : local.setSavepoint();
         try {
-            Optional<SequenceState> state = sql.state(local, source);
-            String why = null;
-            if (state.isPresent() && !arranged(scheme, state.get())) {
-                if (blocks(scheme, state.get())) {
-                    why = "increment " + state.get().increment() + " is " + BLOCKS + " (its values are left as they are)";
-                } else if (state.get().increment() < 1) {
-                    why = "increment " + state.get().increment() + ": a descending sequence is left as it is";
-                } else {
-                    long floor = Math.max(0, Math.max(state.get().next(), maximum(dialect, local, source)));
-                    try (Statement s = local.createStatement()) {
-                        s.execute(sql.restart(source, scheme.step(), scheme.firstAbove(floor)));
-                    }
-                }
-            }
+            String why = step.run();
             if (savepoint != null) local.releaseSavepoint(savepoint);
             return why;
         } catch (SQLException e) {
             if (savepoint != null) local.rollback(savepoint);
             return e.getMessage() + (e.getSQLState() != null ? " [SQLState " + e.getSQLState() + "]" : "")
                     + " (ALTER SEQUENCE needs its owner, or the table's owner for an identity column)";
+        }
+    }
+
+    private static void execute(Connection local, String sql) throws SQLException {
+        try (Statement s = local.createStatement()) {
+            s.execute(sql);
         }
     }
 
