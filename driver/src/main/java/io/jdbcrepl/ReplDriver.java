@@ -122,6 +122,7 @@ public final class ReplDriver implements Driver {
                         config.delegateProperties()), config);
                 Node node = Node.of(config, raw, database);
                 KeyArrangement.atFirstConnect(node, raw); // SPEC 8.2, once per node in this JVM
+                io.jdbcrepl.capture.ddl.DdlCapture.atFirstConnect(node, raw); // SPEC 8.3: DDL a dead process left unlogged
                 capture = new CaptureSession(node, raw);
                 admin = new NodeAdmin(node);
                 if (config.apply() && !config.peers().isEmpty()) {

@@ -506,16 +506,31 @@ final class Applier implements Runnable {
                 if (group.txs.isEmpty()) group.began = System.nanoTime();
                 group.txs.add(tx);
                 group.lastTx = tx.txId();
-                if (group.careful) {
-                    applyTransaction(l, r, rows, tx, group, last);
-                } else {
-                    try {
-                        rows.begin();
-                        group.lcrs += Math.max(1, lcrs(r, tx, rows));
-                        done(group, rows.conflictsMet());
-                    } catch (ApplyFailure fast) {
-                        careful(l, r, rows, group);
+                try {
+                    if (group.careful) {
+                        applyTransaction(l, r, rows, tx, group, last);
+                    } else {
+                        try {
+                            rows.begin();
+                            group.lcrs += Math.max(1, lcrs(r, tx, rows));
+                            done(group, rows.conflictsMet());
+                        } catch (ApplyFailure fast) {
+                            careful(l, r, rows, group);
+                        }
                     }
+                } catch (RowApplier.DdlAhead ddl) {
+                    // DDL commits here: what the group did before this transaction commits, then it applies on its own
+                    rows.discard();
+                    l.rollback();
+                    group.txs.remove(group.txs.size() - 1);
+                    if (!group.txs.isEmpty()) {
+                        careful(l, r, rows, group);
+                        commit(l, r, group, last, rows);
+                    }
+                    applyOnItsOwn(l, r, rows, tx);
+                    last = tx.after();
+                    group = new Group(last);
+                    continue;
                 }
                 last = tx.after();
                 if (group.lcrs >= groupLcrs) {
@@ -541,10 +556,56 @@ final class Applier implements Runnable {
         }
     }
 
+    /**
+     * A transaction with DDL where DDL commits around itself (SPEC 8.3): applied in parts, each DDL
+     * committing what came before it, with {@link DdlResume} saying how far it got; its progress is
+     * committed with its last part. Whatever fails sends it to the error queue, the parts already
+     * committed recorded for {@code errors retry}.
+     */
+    private void applyOnItsOwn(Connection l, SourceReader r, RowApplier rows, SourceTx tx) throws SQLException {
+        Group group = new Group(applied);
+        group.began = System.nanoTime();
+        group.txs.add(tx);
+        group.lastTx = tx.txId();
+        DdlResume resume = DdlResume.load(l, node.dialect(), node.changeLog(), peer.name(), tx.txId(),
+                rows.sourceHomeSchema(), node.homeSchema());
+        rows.exact(true);
+        rows.ddlMayCommit(true);
+        rows.begin();
+        try {
+            group.lcrs = Math.max(1, r.lcrs(tx.txId(), (lcr, number) -> {
+                if (!copied.holds(lcr, tx)) resume.apply(l, rows, lcr, number);
+            }));
+            rows.flush();
+            resume.delete(l);
+            group.applied = 1;
+            done(group, rows.conflictsMet());
+        } catch (RefusedLcr | ApplyFailure e) {
+            ApplyFailure failure = e instanceof ApplyFailure f ? f
+                    : new ApplyFailure(((RefusedLcr) e).number(), ApplyTrust.REFUSED, e.getMessage(), e.getCause());
+            rows.discard();
+            l.rollback();
+            if (rows.ranDdl()) rows.forgetTables();
+            long entry = errorQueue.record(l, peer.name(), tx, failure, r);
+            resume.queued(l, failure.number);
+            group.queued = 1;
+            group.lcrs = 1;
+            LOG.warn("jdbc:repl: transaction " + tx.txId() + " from " + peer.name() + " (with DDL) moved to the error queue at "
+                    + node.name() + " as entry " + entry + ": LCR " + failure.number + ", " + failure.code
+                    + (failure.summary == null ? "" : ": " + failure.summary));
+            LOG.debug("jdbc:repl: error queue entry " + entry + " at " + node.name() + ": " + failure.getMessage());
+        } finally {
+            rows.ddlMayCommit(false);
+            rows.exact(false);
+        }
+        commit(l, r, group, tx.after(), rows);
+    }
+
     /** Rolls back what the group applied fast and applies its transactions again, each under a savepoint. */
     private void careful(Connection l, SourceReader r, RowApplier rows, Group group) throws SQLException {
         rows.discard();
         l.rollback();
+        if (rows.ranDdl()) rows.forgetTables(); // the DDL is rolled back too
         group.careful = true;
         group.lcrs = 0;
         group.delayed = 0;
@@ -574,6 +635,14 @@ final class Applier implements Runnable {
         io.jdbcrepl.mview.AppliedChanges.beforeCommit(node.config().delegateUrl(), node.logSchema(), l,
                 rows.takeChanged());
         commit(l, r, group, to);
+        if (rows.ranDdl()) schemaChanged(l, rows);
+    }
+
+    /** A peer's DDL committed here: what the node's capture and this applier know of tables is stale. */
+    private void schemaChanged(Connection l, RowApplier rows) {
+        rows.ddlDone();
+        io.jdbcrepl.capture.session.CaptureSession.schemaChanged(node);
+        if (node.config().keyScheme().isPresent()) io.jdbcrepl.keys.KeyArrangement.afterDdl(node, l);
     }
 
     private void applyTransaction(Connection l, SourceReader r, RowApplier rows, SourceTx tx, Group group,

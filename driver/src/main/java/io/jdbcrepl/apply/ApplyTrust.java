@@ -50,6 +50,19 @@ final class ApplyTrust {
         this.sourceIsPeer = source != null && config.peers().stream().anyMatch(source::equalsIgnoreCase);
     }
 
+    String sourceHomeSchema() {
+        return sourceHomeSchema;
+    }
+
+    String localHomeSchema() {
+        return localHomeSchema;
+    }
+
+    /** Whether this node runs its peers' DDL (repl.ddl=replicate). */
+    boolean acceptsDdl() {
+        return config.replicatesDdl();
+    }
+
     /** Null when this node may apply the LCR, else why not (naming the source, the table and what is refused). */
     String refusal(RowLcr lcr) {
         if (!sourceIsPeer) return from(lcr) + ": " + source + " is not a peer in repl.peers here";

@@ -196,10 +196,29 @@ final class ErrorQueueOperations {
         try (RowApplier rows = new RowApplier(local, node.dialect(), tables, handlers,
                 CustomApply.of(node.dialect(), node.config(), node.homeSchema()), trust)) {
             rows.exact(true);
+            // SPEC 8.3: where DDL commits around itself, a transaction with DDL is applied in parts (DdlResume)
+            boolean parts = DdlApply.commitsAround(node.dialect())
+                    && entry.lcrs().stream().anyMatch(l -> l.commandType() == io.jdbcrepl.lcr.CommandType.DDL);
+            DdlResume resume = parts ? DdlResume.load(local, node.dialect(), node.changeLog(), entry.sourceDatabase(),
+                    entry.sourceTransactionId(), sourceSchema, node.homeSchema()) : null;
+            rows.ddlMayCommit(parts);
             long number = 0;
-            for (RowLcr lcr : entry.lcrs()) {
-                rows.apply(lcr, ++number);
+            try {
+                for (RowLcr lcr : entry.lcrs()) {
+                    if (parts) resume.apply(local, rows, lcr, ++number);
+                    else rows.apply(lcr, ++number);
+                }
+            } catch (ApplyFailure failure) {
+                if (parts) { // what its parts committed stays committed: the next retry skips it
+                    local.rollback();
+                    resume.queued(local, failure.number);
+                    local.commit();
+                }
+                throw failure;
+            } finally {
+                if (rows.ranDdl()) io.jdbcrepl.capture.session.CaptureSession.schemaChanged(node);
             }
+            if (parts) resume.delete(local);
             return null;
         } catch (ApplyFailure failure) {
             return failure;

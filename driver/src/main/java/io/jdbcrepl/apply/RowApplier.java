@@ -12,6 +12,7 @@ import io.jdbcrepl.conflict.HandlerContext;
 import io.jdbcrepl.conflict.TableSettings;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.CommandType;
+import io.jdbcrepl.lcr.DdlImage;
 import io.jdbcrepl.lcr.RowImage;
 import io.jdbcrepl.lcr.RowLcr;
 import io.jdbcrepl.lcr.TypedValue;
@@ -67,6 +68,7 @@ final class RowApplier implements AutoCloseable {
         this.tables = tables;
         this.handler = handler;
         this.customs = customs;
+        this.ddl = new DdlApply(dialect, trust, trust.sourceHomeSchema(), trust.localHomeSchema());
     }
 
     /** Exact mode: no batching, conflicts found out (used to re-run a failed transaction). */
@@ -125,6 +127,10 @@ final class RowApplier implements AutoCloseable {
         currentTable = (lcr.objectOwner() == null ? "" : lcr.objectOwner() + ".") + lcr.objectName();
         String refused = trust.refusal(lcr);
         if (refused != null) throw ApplyFailure.valueFree(number, ApplyTrust.REFUSED, refused); // no handler may take it
+        if (lcr.commandType() == CommandType.DDL) {
+            runDdl(lcr, number);
+            return;
+        }
         Plan plan;
         try {
             plan = plan(lcr);
@@ -164,6 +170,73 @@ final class RowApplier implements AutoCloseable {
         pending = plan;
         pendingNumbers.add(number);
         pendingPlans.add(plan);
+    }
+
+    /** SPEC 8.3: a peer's DDL, at its place among the transaction's row changes. */
+    private final DdlApply ddl;
+    /** Where DDL commits around itself: the caller applies this transaction on its own and lets it. */
+    private boolean ddlMayCommit;
+    private boolean ranDdl;
+
+    /** Lets (or not) a DDL LCR run where DDL commits: the caller applies its transaction in parts ({@link DdlAhead}). */
+    void ddlMayCommit(boolean allowed) {
+        ddlMayCommit = allowed;
+    }
+
+    String sourceHomeSchema() {
+        return trust.sourceHomeSchema();
+    }
+
+    /** Whether a DDL LCR ran since {@link #ddlDone()}: table metadata read before it is stale. */
+    boolean ranDdl() {
+        return ranDdl;
+    }
+
+    void ddlDone() {
+        ranDdl = false;
+    }
+
+    private void runDdl(RowLcr lcr, long number) throws SQLException, ApplyFailure {
+        flush();
+        if (!trust.acceptsDdl()) {
+            throw ApplyFailure.valueFree(number, ApplyTrust.REFUSED, "DDL LCR for " + lcr.objectName() + " from "
+                    + lcr.sourceDatabase() + " not applied: repl.ddl=local here (apply it yourself, then errors delete)");
+        }
+        if (DdlApply.commitsAround(dialect) && !ddlMayCommit) throw new DdlAhead(number);
+        String sql;
+        try {
+            sql = ddl.statement(local, lcr);
+        } catch (SQLException e) {
+            if (SqlErrors.transientError(e)) throw e;
+            throw ApplyFailure.valueFree(number, SqlErrors.state(e), e.getMessage());
+        }
+        try (Statement s = local.createStatement()) {
+            s.execute(sql);
+        } catch (SQLException e) {
+            if (SqlErrors.transientError(e)) throw e;
+            throw new ApplyFailure(number, SqlErrors.state(e), e.getMessage() + " (running " + lcr.objectName() + "'s "
+                    + DdlImage.get(lcr, DdlImage.COMMAND) + " from " + lcr.sourceDatabase() + ": " + sql + ")", e);
+        } finally {
+            ranDdl = true;
+            forgetTables();
+        }
+    }
+
+    /** After DDL (run or rolled back): every table's metadata and statement is made again. */
+    void forgetTables() {
+        tables.forgetAll();
+        close();
+        sqlByShape.clear();
+    }
+
+    /** A DDL LCR met where DDL commits, in a transaction applied with others: the caller applies it on its own. */
+    static final class DdlAhead extends RuntimeException {
+        final long number;
+
+        DdlAhead(long number) {
+            super("DDL LCR " + number, null, false, false);
+            this.number = number;
+        }
     }
 
     /** Runs the batch of consecutive LCRs of one shape. */

@@ -90,6 +90,11 @@ final class TableMap {
         tables.remove(key(schema, table));
     }
 
+    /** After DDL: every table's metadata is read again. */
+    void forgetAll() {
+        tables.clear();
+    }
+
     private static String key(String schema, String table) {
         return schema + "\u0000" + table;
     }

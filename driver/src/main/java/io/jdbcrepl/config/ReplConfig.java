@@ -236,6 +236,11 @@ public final class ReplConfig {
         return Optional.ofNullable((String) r.plain.get(ReplProperty.DRIVER));
     }
 
+    /** repl.ddl: whether DDL on replicated tables is logged for the peers (and theirs applied here). */
+    public boolean replicatesDdl() {
+        return "replicate".equalsIgnoreCase((String) value(ReplProperty.DDL));
+    }
+
     public UnsupportedMode unsupported() {
         return UnsupportedMode.valueOf(((String) value(ReplProperty.UNSUPPORTED)).toUpperCase(Locale.ROOT));
     }

@@ -35,6 +35,10 @@ public enum ReplProperty {
     CONFIG("repl.config", Type.LOCATION, null, null,
             "A properties file (UTF-8) with more `repl.*` keys: `file:/path` or `classpath:name`. "
                     + "URL and connect properties win over it; it may not name another file."),
+    DDL("repl.ddl", Type.ENUM, "replicate", null,
+            "DDL and TRUNCATE on replicated tables through this node: `replicate` logs them as DDL LCRs that peers run at "
+                    + "the same point of this node's order (and this node runs its peers' DDL LCRs); `local` runs them here only.",
+            "replicate", "local"),
     DMLHANDLER_CLASS("repl.dmlhandler.<name>.class", Type.CLASS_NAME, null, null,
             "Custom handler: the class (public no-arg constructor) implementing the driver's handler interface. Required."),
     DMLHANDLER_ERROR_HANDLER("repl.dmlhandler.<name>.error_handler", Type.BOOLEAN, "false", null,

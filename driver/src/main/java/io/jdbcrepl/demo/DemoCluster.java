@@ -219,7 +219,7 @@ final class DemoCluster implements AutoCloseable {
      * peers of another database, left rows there that this run's nodes would misread.
      */
     static final List<String> DRIVER_STATE = List.of("repl_log", "repl_tx", "repl_progress", "repl_subscriber",
-            "repl_error_lcr", "repl_error", "repl_conflict", "repl_apply_lock", "repl_keys");
+            "repl_error_lcr", "repl_error", "repl_conflict", "repl_apply_lock", "repl_keys", "repl_ddl");
 
     /**
      * Drops and creates the demo's tables with the same first rows on every node, and empties the

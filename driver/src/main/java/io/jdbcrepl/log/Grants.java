@@ -54,6 +54,8 @@ public final class Grants {
         out.add(grant("SELECT", "repl_version", role(app)));
         out.add("-- Its first connection in a JVM records the node's key scheme (repl.keys.*) for the peers to compare.");
         out.add(grant("SELECT, INSERT, DELETE", "repl_keys", role(app)));
+        out.add("-- DDL through the driver (repl.ddl=replicate) records itself there while it runs (SPEC 8.3).");
+        out.add(grant("SELECT, INSERT, DELETE", "repl_ddl", role(app)));
         out.add("");
         out.add("-- Apply user: the user of the process that runs the apply side (the application, unless repl.apply=false;"
                 + " else the 'apply' command's --user). It writes the replicated tables, repl_progress, the error queue"
@@ -63,6 +65,7 @@ public final class Grants {
         out.add(grant("SELECT", "repl_version", role(apply)));
         out.add(grant("SELECT, INSERT, UPDATE", "repl_progress", role(apply)));
         out.add(grant("SELECT, INSERT, UPDATE, DELETE", "repl_join", role(apply)));
+        out.add(grant("SELECT, INSERT, UPDATE, DELETE", "repl_ddl", role(apply)));
         out.add(grant("SELECT, UPDATE", "repl_subscriber", role(apply)));
         for (String t : List.of("repl_error", "repl_error_lcr", "repl_conflict")) {
             out.add(grant("SELECT, INSERT, UPDATE, DELETE", t, role(apply)));

@@ -36,7 +36,9 @@ final class SchemaUpgrades {
                         new Column("repl_error_lcr", "signature", dialect.part(LogTableSql.class).signatureType()))),
                 // 4: new tables, nothing to add to old ones: joins (SPEC 8.1) in repl_join, each node's key
                 // scheme (SPEC 8.2) in repl_keys
-                new Step(4, List.of()));
+                new Step(4, List.of()),
+                // 5: a new table: DDL under way (SPEC 8.3) in repl_ddl
+                new Step(5, List.of()));
     }
 
     /** The steps from version {@code from} to {@link SchemaVersion#CURRENT}, in order. */

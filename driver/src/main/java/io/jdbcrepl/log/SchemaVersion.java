@@ -23,7 +23,7 @@ import java.sql.Statement;
 public final class SchemaVersion {
 
     /** The version this driver installs and understands. */
-    public static final int CURRENT = 4;
+    public static final int CURRENT = 5;
     /** Tables that exist without a recorded version: made before versions were recorded. */
     static final int UNRECORDED = 1;
     /** No driver tables at all. */

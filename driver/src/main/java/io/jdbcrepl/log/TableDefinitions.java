@@ -87,7 +87,14 @@ final class TableDefinitions {
                         + engine,
                 // SPEC 8.2: this node's key scheme, which peers compare with theirs (one row, the node's own)
                 ifNotExists + tables.table("repl_keys") + " (node_name VARCHAR(128) NOT NULL PRIMARY KEY,"
-                        + " key_step INT NOT NULL, key_offset INT NOT NULL, updated_at " + ts + ")" + engine));
+                        + " key_step INT NOT NULL, key_offset INT NOT NULL, updated_at " + ts + ")" + engine,
+                // SPEC 8.3: DDL that commits on its own, under way ('capture': run here, its LCR not yet
+                // written; 'apply': a peer's transaction applied up to its DDL LCR lcr_number), see capture.ddl
+                ifNotExists + tables.table("repl_ddl") + " (kind VARCHAR(8) NOT NULL, source_node VARCHAR(128) NOT NULL,"
+                        + " tx_id VARCHAR(64) NOT NULL, lcr_number BIGINT, session_id VARCHAR(64), tables_json " + json + ","
+                        + " schema_name VARCHAR(128), table_name VARCHAR(128), new_values " + json + ","
+                        + " fingerprint VARCHAR(64) NOT NULL, created_at " + ts + ", PRIMARY KEY (kind, source_node, tx_id))"
+                        + engine));
         ddl.addAll(sql.applySideTables(tables));
         return ddl;
     }

@@ -53,8 +53,16 @@ public final class LockingTransaction {
         this.logInsert = LogInsert.sql(logTable, 0);
     }
 
+    /** A transaction whose id is given: the LCR of a DDL found half-logged keeps the id it was recorded with. */
+    public static LockingTransaction withId(Dialect dialect, ChangeLogSchema log,
+            io.jdbcrepl.config.LogSignature signature, String txId) {
+        LockingTransaction tx = new LockingTransaction(dialect, log, signature);
+        tx.txId = txId;
+        return tx;
+    }
+
     /** The id of the current transaction, created at its first capture. */
-    String txId() {
+    public String txId() {
         if (txId == null) txId = JVM_PREFIX + "-" + COUNTER.incrementAndGet();
         return txId;
     }

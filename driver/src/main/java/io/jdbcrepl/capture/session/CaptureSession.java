@@ -3,6 +3,7 @@ package io.jdbcrepl.capture.session;
 import io.jdbcrepl.capture.CaptureException;
 import io.jdbcrepl.capture.CaptureMethod;
 import io.jdbcrepl.capture.TableInfo;
+import io.jdbcrepl.capture.ddl.DdlCapture;
 import io.jdbcrepl.capture.locking.LockingPlanner;
 import io.jdbcrepl.keys.KeyArrangement;
 import io.jdbcrepl.capture.locking.LockingStatementCapture;
@@ -14,6 +15,7 @@ import io.jdbcrepl.sql.InsertSource;
 import io.jdbcrepl.sql.LoadData;
 import io.jdbcrepl.sql.NotDml;
 import io.jdbcrepl.sql.Opaque;
+import io.jdbcrepl.sql.SchemaChange;
 import io.jdbcrepl.sql.SqlClassifier;
 import io.jdbcrepl.sql.TableRef;
 import io.jdbcrepl.config.UnsupportedMode;
@@ -69,6 +71,7 @@ public final class CaptureSession implements ConnectionInterceptor {
                     new LockingTransaction(node.dialect(), node.changeLog(), node.config().logSignature()));
         }
         this.keyScheme = node.config().keyScheme().isPresent();
+        this.ddlCapture = node.config().replicatesDdl() ? new DdlCapture(node) : null;
         this.lease = node.lease();
     }
 
@@ -82,6 +85,14 @@ public final class CaptureSession implements ConnectionInterceptor {
     public StatementInterceptor onStatement(String sql, StatementKind kind) throws SQLException {
         if (strategy instanceof LockingStrategy locking && locking.transaction().active()) {
             endsTransaction(sql, locking.transaction());
+        }
+        if (ddlCapture != null && SchemaChange.mayBe(sql)) {
+            DdlCapture.Planned ddl = ddlCapture.plan(raw, sql, currentSchema());
+            if (ddl != null && (ddl.unsafe() == null || unsupported(ddl.change().command() + " on replicated table "
+                    + ddl.schema() + "." + ddl.table() + " cannot be replicated: " + ddl.unsafe() + ". Set repl.ddl=local"
+                    + " and run it on every node yourself", sql) != PASS)) {
+                return execution -> runDdl(ddl, execution);
+            }
         }
         if (!SqlClassifier.mayChangeRows(sql)) {
             if (SqlClassifier.changesSchema(sql)) return schemaChange;
@@ -236,6 +247,23 @@ public final class CaptureSession implements ConnectionInterceptor {
         return result;
     }
 
+    /** SPEC 8.3: DDL on replicated tables, logged for the peers; null with repl.ddl=local. */
+    private final DdlCapture ddlCapture;
+
+    private Object runDdl(DdlCapture.Planned ddl, io.jdbcrepl.intercept.Execution execution) throws SQLException {
+        boolean[] inTransaction = {false};
+        Object result;
+        try {
+            result = ddlCapture.run(ddl, execution, raw, inTransaction);
+        } finally {
+            if (!raw.getAutoCommit()) schemaChangedInTransaction = true;
+            forgetTables();
+        }
+        if (inTransaction[0]) capturedInTransaction = true;
+        if (keyScheme) KeyArrangement.afterDdl(node, raw); // a table created, TRUNCATE … RESTART IDENTITY
+        return result;
+    }
+
     /** SPEC 8.2: whether the node has a key scheme, so that DDL through it arranges new sequences. */
     private final boolean keyScheme;
 
@@ -256,8 +284,13 @@ public final class CaptureSession implements ConnectionInterceptor {
 
     /** After DDL the driver saw: the node's table metadata and its plans. */
     private void forgetTables() {
+        schemaChanged(node);
+    }
+
+    /** After DDL on the node (through a connection, or a peer's applied): its table metadata and plans are stale. */
+    public static void schemaChanged(Node node) {
         node.forgetTables();
-        plans.clear();
+        PlanCache.of(node).clear();
     }
 
     @Override

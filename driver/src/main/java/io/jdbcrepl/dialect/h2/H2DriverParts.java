@@ -14,6 +14,7 @@ public final class H2DriverParts implements DialectParts {
     @Override
     public List<Object> parts() {
         return List.of(
+                new H2DdlSessions(),
                 new H2KeySql(),
                 KeySession.NONE,
                 new H2LogTableSql(),

@@ -14,6 +14,7 @@ public final class MySqlDriverParts implements DialectParts {
     @Override
     public List<Object> parts() {
         return List.of(
+                new MySqlDdlSessions(),
                 new MySqlKeySql(),
                 new MySqlKeySession(),
                 new MySqlLogTableSql(),

@@ -13,6 +13,7 @@ public final class PostgresDriverParts implements DialectParts {
     @Override
     public List<Object> parts() {
         return List.of(
+                new PostgresDdlSessions(),
                 new PostgresKeySql(),
                 KeySession.NONE,
                 new PostgresLogTableSql(),

@@ -15,7 +15,7 @@ public final class DriverTables {
 
     /** The driver's own tables (the MV catalog included), longest first so that a prefix never wins. */
     private static final Pattern NAMES = Pattern.compile("(?<![\\w.`\"$])(repl_error_lcr|repl_error|repl_conflict"
-            + "|repl_progress|repl_join|repl_subscriber|repl_log|repl_tx|repl_epoch|repl_apply_lock|repl_version|repl_keys|repl_mview_log|repl_mview)\\b",
+            + "|repl_progress|repl_join|repl_subscriber|repl_log|repl_tx|repl_epoch|repl_apply_lock|repl_version|repl_keys|repl_ddl|repl_mview_log|repl_mview)\\b",
             Pattern.CASE_INSENSITIVE);
 
     private DriverTables() {

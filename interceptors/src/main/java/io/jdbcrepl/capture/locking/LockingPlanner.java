@@ -51,6 +51,7 @@ public final class LockingPlanner {
             case INSERT -> insert(dml, table, settings);
             case UPDATE -> update(dml, table, settings);
             case DELETE -> delete(dml, table);
+            case DDL -> throw new IllegalArgumentException("DDL is not a row change");
         };
     }
 

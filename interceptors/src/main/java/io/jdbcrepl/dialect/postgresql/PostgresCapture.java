@@ -121,6 +121,7 @@ public final class PostgresCapture {
                     : insert(dml, table, settings, selectItems);
             case UPDATE -> update(dml, table, settings, selectItems);
             case DELETE -> delete(dml, table, selectItems);
+            case DDL -> throw new IllegalArgumentException("DDL is not a row change");
         };
     }
 
