@@ -1,6 +1,6 @@
 package io.jdbcrepl.apply;
 
-import io.jdbcrepl.capture.ddl.DdlSessions;
+import io.jdbcrepl.ddl.DdlSessions;
 import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.lcr.DdlImage;
 import io.jdbcrepl.lcr.RowLcr;

@@ -1,6 +1,6 @@
 package io.jdbcrepl.apply;
 
-import io.jdbcrepl.capture.ddl.TableFingerprint;
+import io.jdbcrepl.ddl.TableFingerprint;
 import io.jdbcrepl.lcr.DdlImage;
 import io.jdbcrepl.lcr.RowLcr;
 import io.jdbcrepl.log.ChangeLogSchema;

@@ -25,6 +25,11 @@ public interface LogTableSql {
     /** The type of a column holding a JSON document. */
     String jsonType();
 
+    /** A bind parameter for a JSON column of the driver's tables (PostgreSQL casts text to json). */
+    default String jsonParameter() {
+        return "?";
+    }
+
     /** The type of a timestamp column: microseconds, and an instant whatever the session's zone. */
     String timestampType();
 

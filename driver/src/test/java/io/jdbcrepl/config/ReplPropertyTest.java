@@ -50,7 +50,7 @@ class ReplPropertyTest {
                 "repl.dmlhandler.<name>.table", "repl.dmlhandler.<name>.operation",
                 "repl.dmlhandler.<name>.class", "repl.dmlhandler.<name>.error_handler",
                 "repl.fk.retry", "repl.retention", "repl.peer.timeout", "repl.log.key", "repl.health.lag", "repl.keys.step",
-                "repl.keys.offset", "repl.join"); // SPEC 8.1, 8.2
+                "repl.keys.offset", "repl.join", "repl.ddl"); // SPEC 8.1, 8.2, 8.3
     }
 
     @ParameterizedTest

@@ -56,7 +56,7 @@ class SignedChangeLogH2Test {
             }
             s.execute("SHUTDOWN");
         }
-        assertThat(checked).isEqualTo(5);
+        assertThat(checked).as("the CREATE TABLE (a DDL LCR) and the four rows").isEqualTo(6);
     }
 
     @Test

@@ -1,6 +1,8 @@
 package io.jdbcrepl.capture.ddl;
 
-import io.jdbcrepl.apply.ApplySql;
+import io.jdbcrepl.ddl.DdlSessions;
+import io.jdbcrepl.ddl.TableFingerprint;
+import io.jdbcrepl.log.LogTableSql;
 import io.jdbcrepl.capture.locking.LockingTransaction;
 import io.jdbcrepl.config.LogSignature;
 import io.jdbcrepl.dialect.Dialect;
@@ -208,7 +210,7 @@ public final class DdlCapture {
     /** Inserts the DDL LCR; {@code tx} null on PostgreSQL, where the transaction is the id. */
     private void write(Connection raw, LockingTransaction tx, String schema, String table, RowImage image)
             throws SQLException {
-        String json = dialect.part(ApplySql.class).jsonParameter();
+        String json = dialect.part(LogTableSql.class).jsonParameter();
         String log = node.changeLog().table("repl_log");
         String values = image.valuesJson();
         String types = image.typesJson();

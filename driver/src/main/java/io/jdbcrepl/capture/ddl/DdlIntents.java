@@ -1,6 +1,6 @@
 package io.jdbcrepl.capture.ddl;
 
-import io.jdbcrepl.apply.ApplySql;
+import io.jdbcrepl.log.LogTableSql;
 import io.jdbcrepl.lcr.DdlImage;
 import io.jdbcrepl.lcr.Json;
 import io.jdbcrepl.node.Node;
@@ -34,7 +34,7 @@ final class DdlIntents {
     }
 
     void save(Connection c, String txId, String session, DdlCapture.Planned p, String fingerprint) throws SQLException {
-        String json = node.dialect().part(ApplySql.class).jsonParameter();
+        String json = node.dialect().part(LogTableSql.class).jsonParameter();
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + table + " (kind, source_node, tx_id, session_id,"
                 + " tables_json, schema_name, table_name, new_values, fingerprint) VALUES ('capture', ?, ?, ?, " + json
                 + ", ?, ?, " + json + ", ?)")) {

@@ -1,6 +1,6 @@
 package io.jdbcrepl.dialect.h2;
 
-import io.jdbcrepl.capture.ddl.DdlSessions;
+import io.jdbcrepl.ddl.DdlSessions;
 
 /** H2: DDL commits the open transaction. */
 final class H2DdlSessions implements DdlSessions {

@@ -1,6 +1,6 @@
 package io.jdbcrepl.dialect.mysql;
 
-import io.jdbcrepl.capture.ddl.DdlSessions;
+import io.jdbcrepl.ddl.DdlSessions;
 
 /** MariaDB/MySQL: DDL commits implicitly, before and after it runs. */
 final class MySqlDdlSessions implements DdlSessions {

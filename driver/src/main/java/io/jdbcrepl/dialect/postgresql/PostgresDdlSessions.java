@@ -1,6 +1,6 @@
 package io.jdbcrepl.dialect.postgresql;
 
-import io.jdbcrepl.capture.ddl.DdlSessions;
+import io.jdbcrepl.ddl.DdlSessions;
 
 /** PostgreSQL's DDL is transactional: its LCR is written in the statement's transaction. */
 final class PostgresDdlSessions implements DdlSessions {

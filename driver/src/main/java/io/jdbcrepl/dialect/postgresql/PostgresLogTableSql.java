@@ -65,6 +65,11 @@ final class PostgresLogTableSql implements LogTableSql {
     }
 
     @Override
+    public String jsonParameter() {
+        return "CAST(? AS json)";
+    }
+
+    @Override
     public String upsertVersion(String table) {
         return "INSERT INTO " + table + " (id, version) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version";
     }

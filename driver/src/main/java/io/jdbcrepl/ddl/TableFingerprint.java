@@ -1,4 +1,4 @@
-package io.jdbcrepl.capture.ddl;
+package io.jdbcrepl.ddl;
 
 import io.jdbcrepl.dialect.Dialect;
 

@@ -1,4 +1,4 @@
-package io.jdbcrepl.capture.ddl;
+package io.jdbcrepl.ddl;
 
 /**
  * A database's part in logging DDL (SPEC 8.3): whether its DDL commits the open transaction, and
