@@ -31,6 +31,7 @@ public final class PostgresDriverParts implements DialectParts {
                 new PostgresApplierLocks(),
                 new PostgresApplyValues(),
                 new PostgresTableDdl(),
+                new PostgresDdlSyntax(),
                 new PostgresNativeCopy());
     }
 }
