@@ -535,8 +535,9 @@ final class DdlReader {
         return names;
     }
 
-    /** A constraint's columns: names only (no prefix length, no expression); ASC/DESC dropped. */
+    /** A key's columns: names only (no prefix length, no expression); ASC/DESC and USING BTREE dropped. */
     private List<String> indexColumns() throws UntranslatableDdlException {
+        indexMethod();
         expect("(");
         List<String> names = new ArrayList<>();
         do {
@@ -545,6 +546,7 @@ final class DdlReader {
             if (!accept("ASC")) accept("DESC");
         } while (accept(","));
         expect(")");
+        indexMethod();
         return names;
     }
 
