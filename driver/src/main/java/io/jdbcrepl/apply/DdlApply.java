@@ -77,7 +77,8 @@ final class DdlApply {
             tableNamed = indexOf(connection, lcr, change.index(), source, currentSchema);
         }
         if (!tableNamed) throw refused(lcr, "its statement does not change its table " + lcr.objectName());
-        return translate(out.toString(), source);
+        // DROP INDEX i toward MariaDB/MySQL needs the table, which the LCR names
+        return io.jdbcrepl.ddl.DdlTranslation.translate(out.toString(), source, local, lcr.objectName());
     }
 
     /** DROP INDEX without its table: the index must be one of the LCR's table here. */
@@ -94,10 +95,6 @@ final class DdlApply {
                 return rs.next() && rs.getString(1).equalsIgnoreCase(lcr.objectName());
             }
         }
-    }
-
-    private String translate(String sql, Dialect source) throws SQLException {
-        return io.jdbcrepl.ddl.DdlTranslation.translate(sql, source, local);
     }
 
     private SQLException refused(RowLcr lcr, String why) {

@@ -1,5 +1,7 @@
 package io.jdbcrepl.apply;
 
+import io.jdbcrepl.ddl.TableDdl;
+import io.jdbcrepl.ddl.TableDefinition;
 import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.ValueType;

@@ -3,9 +3,11 @@ package io.jdbcrepl.apply;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.jdbcrepl.apply.TableDdl.Identity;
-import io.jdbcrepl.apply.TableDdl.NativeColumn;
-import io.jdbcrepl.apply.TableDefinition.Column;
+import io.jdbcrepl.ddl.TableDdl;
+import io.jdbcrepl.ddl.TableDefinition;
+import io.jdbcrepl.ddl.TableDdl.Identity;
+import io.jdbcrepl.ddl.TableDdl.NativeColumn;
+import io.jdbcrepl.ddl.TableDefinition.Column;
 import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.lcr.ValueType;
 

@@ -1,6 +1,6 @@
 package io.jdbcrepl.node;
 
-import io.jdbcrepl.apply.TableDdl;
+import io.jdbcrepl.ddl.TableDdl;
 import io.jdbcrepl.demo.DemoDatabase;
 import io.jdbcrepl.dialect.Dialect;
 import io.jdbcrepl.verify.VerifySql;

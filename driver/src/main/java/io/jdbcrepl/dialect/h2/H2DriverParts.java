@@ -33,6 +33,7 @@ public final class H2DriverParts implements DialectParts {
                 new H2ApplierLocks(),
                 new H2ApplyValues(),
                 new H2TableDdl(),
+                new H2DdlSyntax(),
                 NativeCopy.NONE);
     }
 }

@@ -1,7 +1,7 @@
 package io.jdbcrepl.dialect.h2;
 
-import io.jdbcrepl.apply.TableDdl;
-import io.jdbcrepl.apply.TableDefinition;
+import io.jdbcrepl.ddl.TableDdl;
+import io.jdbcrepl.ddl.TableDefinition;
 import io.jdbcrepl.lcr.ValueType;
 
 import java.sql.Connection;

@@ -33,6 +33,7 @@ public final class MySqlDriverParts implements DialectParts {
                 new MySqlApplierLocks(),
                 new MySqlApplyValues(),
                 new MySqlTableDdl(),
+                new MySqlDdlSyntax(),
                 NativeCopy.NONE);
     }
 }

@@ -32,6 +32,7 @@ public final class PostgresDriverParts implements DialectParts {
                 new PostgresApplierLocks(),
                 new PostgresApplyValues(),
                 new PostgresTableDdl(),
+                new PostgresDdlSyntax(),
                 new PostgresNativeCopy());
     }
 }

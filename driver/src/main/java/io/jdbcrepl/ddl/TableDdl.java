@@ -1,4 +1,4 @@
-package io.jdbcrepl.apply;
+package io.jdbcrepl.ddl;
 
 import io.jdbcrepl.lcr.ValueType;
 

@@ -1,0 +1,248 @@
+package io.jdbcrepl.it.ddl;
+
+import io.jdbcrepl.ddl.TableDefinition;
+import io.jdbcrepl.ddl.DdlTranslation;
+import io.jdbcrepl.dialect.Dialect;
+import io.jdbcrepl.it.support.TestDatabase;
+import io.jdbcrepl.it.support.Vendor;
+import io.jdbcrepl.lcr.ValueType;
+
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The translations of {@link DdlTranslation} run for real: a sequence of migrations written for one
+ * database runs there as written and, translated, on the two others; the tables then have the same
+ * columns (name, portable type, length, nullability), primary and foreign keys and unique indexes on
+ * every database (DatabaseMetaData, as the join reads a table), take the same defaults and refuse the
+ * same rows their CHECK refuses.
+ */
+class DdlTranslationIT {
+
+    /** PostgreSQL's migrations: each form that translates toward both MariaDB and H2. */
+    private static final List<String> POSTGRESQL = List.of(
+            "CREATE TABLE parents (id bigserial PRIMARY KEY, name varchar(40) NOT NULL UNIQUE)",
+            "CREATE TABLE IF NOT EXISTS orders (id serial PRIMARY KEY, parent bigint REFERENCES parents (id) ON DELETE CASCADE,"
+                    + " customer varchar(40) NOT NULL DEFAULT 'n/a', total numeric(12,2) CHECK (total >= 0),"
+                    + " placed timestamptz DEFAULT CURRENT_TIMESTAMP, note text, paid boolean DEFAULT false, data jsonb, ref uuid,"
+                    + " photo bytea, ratio real, score double precision, qty smallint, day date, at time, local timestamp(3),"
+                    + " CONSTRAINT orders_customer_day UNIQUE (customer, day))",
+            "ALTER TABLE orders ADD COLUMN shipped date",
+            "ALTER TABLE orders ADD code char(3) NOT NULL DEFAULT 'abc'",
+            "ALTER TABLE orders RENAME COLUMN note TO remark",
+            "ALTER TABLE orders ALTER COLUMN paid SET DEFAULT true",
+            "ALTER TABLE orders ALTER COLUMN ratio DROP DEFAULT",
+            "ALTER TABLE orders DROP COLUMN score",
+            "ALTER TABLE orders ADD CONSTRAINT orders_qty_positive CHECK (qty > 0)",
+            "ALTER TABLE orders DROP CONSTRAINT orders_qty_positive",
+            "ALTER TABLE orders ADD CONSTRAINT orders_code UNIQUE (code, id)",
+            "CREATE TABLE notes (id int NOT NULL, order_id int, body text)",
+            "ALTER TABLE notes ADD CONSTRAINT notes_pk PRIMARY KEY (id)",
+            "ALTER TABLE notes ADD CONSTRAINT notes_order FOREIGN KEY (order_id) REFERENCES orders (id) ON DELETE SET NULL",
+            "CREATE UNIQUE INDEX orders_placed ON orders USING btree (placed DESC, id)",
+            "CREATE INDEX orders_day ON orders (day)",
+            "DROP INDEX orders_day",
+            "CREATE TABLE scratch (id int)",
+            "ALTER TABLE scratch RENAME TO scratch2",
+            "TRUNCATE TABLE scratch2",
+            "DROP TABLE IF EXISTS scratch2");
+
+    /** MariaDB's: MODIFY and CHANGE, DROP FOREIGN KEY, RENAME TABLE, DROP INDEX … ON, AUTO_INCREMENT, MySQL's types. */
+    private static final List<String> MARIADB = List.of(
+            "CREATE TABLE `parents` (`id` bigint NOT NULL AUTO_INCREMENT, `name` varchar(40) NOT NULL, PRIMARY KEY (`id`),"
+                    + " UNIQUE KEY `parents_name` (`name`)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",
+            "CREATE TABLE orders (id int NOT NULL AUTO_INCREMENT PRIMARY KEY, parent bigint, flag tinyint(1) NOT NULL DEFAULT 0,"
+                    + " at datetime(6) DEFAULT CURRENT_TIMESTAMP(6), amount decimal(10,2), body mediumtext, bin varbinary(16),"
+                    + " blob_ longblob, f float, d double, CONSTRAINT orders_parent FOREIGN KEY (parent) REFERENCES parents (id))"
+                    + " ENGINE=InnoDB",
+            "ALTER TABLE orders MODIFY COLUMN amount decimal(12,3) NOT NULL DEFAULT 0",
+            "ALTER TABLE orders MODIFY body text",
+            "ALTER TABLE orders CHANGE COLUMN f f double NOT NULL",
+            "ALTER TABLE orders ADD COLUMN note varchar(20) DEFAULT 'it\\'s'",
+            "ALTER TABLE orders DROP FOREIGN KEY orders_parent",
+            "ALTER TABLE orders ADD CONSTRAINT orders_parent2 FOREIGN KEY (parent) REFERENCES parents (id) ON DELETE CASCADE",
+            "CREATE INDEX orders_note ON orders (note)",
+            "DROP INDEX orders_note ON orders",
+            "CREATE TABLE scratch (id int)",
+            "RENAME TABLE scratch TO scratch2",
+            "TRUNCATE scratch2",
+            "DROP TABLE scratch2");
+
+    /** H2's: ALTER COLUMN … RENAME TO, ADD (…), ALTER COLUMN c definition (MariaDB's MODIFY). */
+    private static final List<String> H2 = List.of(
+            "CREATE TABLE PARENTS (ID BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, NAME CHARACTER VARYING(40) NOT NULL)",
+            "CREATE TABLE ORDERS (ID INTEGER PRIMARY KEY, PARENT BIGINT REFERENCES PARENTS (ID), BODY CHARACTER LARGE OBJECT,"
+                    + " AT TIMESTAMP WITH TIME ZONE, N SMALLINT, FLAG BOOLEAN DEFAULT FALSE)",
+            "ALTER TABLE ORDERS ALTER COLUMN N RENAME TO QTY",
+            "ALTER TABLE ORDERS ADD (A INT, B VARCHAR(5))",
+            "ALTER TABLE ORDERS ALTER COLUMN A INTEGER NOT NULL DEFAULT 7",
+            "ALTER TABLE ORDERS DROP COLUMN B",
+            "CREATE INDEX ORDERS_QTY ON ORDERS (QTY)",
+            "DROP INDEX ORDERS_QTY",
+            "TRUNCATE TABLE ORDERS RESTART IDENTITY");
+
+    @Test
+    void postgresqlMigrationsRunOnMariaDbAndH2() throws Exception {
+        migrate(Vendor.POSTGRESQL, POSTGRESQL, "orders", List.of("parents", "orders", "notes"), List.of("scratch", "scratch2"),
+                "INSERT INTO parents (name) VALUES ('p')",
+                "INSERT INTO orders (parent, total, qty) VALUES (1, 1.5, 2)",
+                "INSERT INTO orders (parent, total, qty) VALUES (1, -1, 3)");
+    }
+
+    @Test
+    void mariaDbMigrationsRunOnPostgresqlAndH2() throws Exception {
+        migrate(Vendor.MARIADB, MARIADB, "orders", List.of("parents", "orders"), List.of("scratch", "scratch2"),
+                "INSERT INTO parents (name) VALUES ('p')",
+                "INSERT INTO orders (parent, f) VALUES (1, 1.5)",
+                null);
+    }
+
+    @Test
+    void h2MigrationsRunOnPostgresqlAndMariaDb() throws Exception {
+        migrate(Vendor.H2, H2, "ORDERS", List.of("PARENTS", "ORDERS"), List.of(),
+                "INSERT INTO PARENTS (NAME) VALUES ('p')",
+                "INSERT INTO ORDERS (ID, PARENT) VALUES (1, 1)",
+                null);
+    }
+
+    /**
+     * Runs {@code migrations} on a database of {@code source} and, translated, on one of each other
+     * vendor; compares {@code tables} with the source's, checks that {@code gone} are gone, that the
+     * rows of {@code parent} and {@code child} go in everywhere with the same defaults, and that
+     * {@code refused} (a row a CHECK refuses, or null) is refused everywhere.
+     */
+    private static void migrate(Vendor source, List<String> migrations, String indexTable, List<String> tables, List<String> gone,
+            String parent, String child, String refused) throws Exception {
+        List<Vendor> targets = new ArrayList<>(List.of(Vendor.POSTGRESQL, Vendor.MARIADB, Vendor.H2));
+        targets.remove(source);
+        Dialect from = Dialect.named(source.subprotocol());
+        try (TestDatabase src = TestDatabase.create(source, "ddlx_src");
+                TestDatabase t1 = TestDatabase.create(targets.get(0), "ddlx_t1");
+                TestDatabase t2 = TestDatabase.create(targets.get(1), "ddlx_t2");
+                Connection s = src.openRaw(); Connection a = t1.openRaw(); Connection b = t2.openRaw()) {
+            for (String sql : migrations) {
+                execute(s, sql);
+                for (Connection target : List.of(a, b)) {
+                    Dialect to = dialect(target);
+                    String translated = DdlTranslation.translate(sql, from, to, indexTable);
+                    try {
+                        execute(target, translated);
+                    } catch (SQLException e) {
+                        throw new AssertionError(to + " refused the translation of\n  " + sql + "\nas\n  " + translated, e);
+                    }
+                }
+            }
+            for (Connection target : List.of(a, b)) {
+                for (String table : tables) {
+                    assertThat(shape(target, table)).as(dialect(target) + ": " + table).isEqualTo(shape(s, table));
+                }
+                for (String table : gone) assertThat(exists(target, table)).as(dialect(target) + ": " + table).isFalse();
+            }
+            for (Connection c : List.of(s, a, b)) {
+                execute(c, parent);
+                execute(c, child);
+                if (refused != null) assertThatThrownBy(() -> execute(c, refused)).as(dialect(c) + ": CHECK").isInstanceOf(SQLException.class);
+            }
+            String child0 = tables.get(1);
+            List<String> defaults = row(s, child0);
+            assertThat(row(a, child0)).as(dialect(a) + " defaults").isEqualTo(defaults);
+            assertThat(row(b, child0)).as(dialect(b) + " defaults").isEqualTo(defaults);
+        }
+    }
+
+    private static void execute(Connection c, String sql) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.execute(sql);
+        }
+    }
+
+    private static Dialect dialect(Connection c) throws SQLException {
+        return Dialect.forUrl(c.getMetaData().getURL());
+    }
+
+    private static String schema(Connection c) throws SQLException {
+        return dialect(c).schemasAreCatalogs() ? c.getCatalog() : c.getSchema();
+    }
+
+    /** The table's stored name here: the name the source stored, folded as this database folds. */
+    private static String stored(Connection c, String table) throws SQLException {
+        try (ResultSet rs = c.getMetaData().getTables(dialect(c).schemasAreCatalogs() ? c.getCatalog() : null,
+                dialect(c).schemasAreCatalogs() ? null : c.getSchema(), "%", new String[] {"TABLE"})) {
+            while (rs.next()) {
+                if (rs.getString("TABLE_NAME").equalsIgnoreCase(table)) return rs.getString("TABLE_NAME");
+            }
+        }
+        return null;
+    }
+
+    private static boolean exists(Connection c, String table) throws SQLException {
+        return stored(c, table) != null;
+    }
+
+    /**
+     * What a table is, the same on every database: per column its name (lower case), portable type as
+     * apply sees it (an instant is a DATETIME holding UTC on MariaDB, a UUID text there), length,
+     * nullability; its primary key; foreign keys; unique indexes.
+     */
+    private static List<String> shape(Connection c, String table) throws SQLException {
+        Dialect dialect = dialect(c);
+        String name = stored(c, table);
+        assertThat(name).as(dialect + ": table " + table).isNotNull();
+        TableDefinition d = TableDefinition.read(c, dialect, schema(c), name);
+        List<String> out = new ArrayList<>();
+        for (TableDefinition.Column col : d.columns()) {
+            ValueType type = col.type();
+            if (type == ValueType.TIMESTAMPTZ) type = ValueType.TIMESTAMP; // MariaDB's DATETIME holding UTC
+            String size = type == ValueType.UUID_ ? "(36)" // MariaDB's CHAR(36)
+                    : type == ValueType.DECIMAL ? "(" + col.size() + "," + col.scale() + ")"
+                    : type == ValueType.BINARY || col.length() == 0 ? "" // PostgreSQL's bytea has no length
+                    : "(" + col.length() + ")";
+            if (type == ValueType.UUID_) type = ValueType.STRING;
+            out.add(lower(col.name()) + " " + type + size + (col.nullable() ? "" : " NOT NULL"));
+        }
+        out.add("PRIMARY KEY " + lower(d.primaryKey()));
+        for (TableDefinition.ForeignKey fk : d.foreignKeys()) {
+            out.add("FOREIGN KEY " + lower(fk.columns()) + " " + lower(List.of(fk.referencedTable())) + lower(fk.referencedColumns())
+                    + " ON DELETE " + (fk.onDelete() == DatabaseMetaData.importedKeyNoAction ? DatabaseMetaData.importedKeyRestrict : fk.onDelete()));
+        }
+        d.indexes().stream().filter(TableDefinition.Index::unique).map(i -> "UNIQUE " + lower(i.columns())).sorted().forEach(out::add);
+        return out;
+    }
+
+    /** The first row of a table, each value as text (a timestamp to the day: it is the time it ran). */
+    private static List<String> row(Connection c, String table) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT * FROM " + stored(c, table))) {
+            assertThat(rs.next()).isTrue();
+            for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                String label = lower(rs.getMetaData().getColumnLabel(i));
+                Object v = rs.getObject(i);
+                String text = v == null ? "null" : v instanceof byte[] ? "bytes" : v.toString();
+                if (label.equals("paid") || label.equals("flag")) text = String.valueOf(rs.getBoolean(i));
+                if (v instanceof Number n) text = new java.math.BigDecimal(n.toString()).stripTrailingZeros().toPlainString();
+                if (v != null && (label.equals("placed") || label.equals("at"))) text = "a time";
+                out.add(label + "=" + text);
+            }
+        }
+        return out;
+    }
+
+    private static String lower(String s) {
+        return s.toLowerCase(Locale.ROOT);
+    }
+
+    private static List<String> lower(List<String> names) {
+        return names.stream().map(DdlTranslationIT::lower).toList();
+    }
+}
