@@ -4,6 +4,7 @@ import io.jdbcrepl.capture.CaptureException;
 import io.jdbcrepl.capture.CaptureMethod;
 import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.capture.locking.LockingPlanner;
+import io.jdbcrepl.capture.locking.MultiTablePlanner;
 import io.jdbcrepl.keys.KeyArrangement;
 import io.jdbcrepl.capture.locking.LockingStatementCapture;
 import io.jdbcrepl.capture.locking.LockingTransaction;
@@ -12,6 +13,7 @@ import io.jdbcrepl.sql.CopyFrom;
 import io.jdbcrepl.sql.Dml;
 import io.jdbcrepl.sql.InsertSource;
 import io.jdbcrepl.sql.LoadData;
+import io.jdbcrepl.sql.MultiTableDml;
 import io.jdbcrepl.sql.NotDml;
 import io.jdbcrepl.sql.Opaque;
 import io.jdbcrepl.sql.SqlClassifier;
@@ -314,6 +316,7 @@ public final class CaptureSession implements ConnectionInterceptor {
     private CaptureDecision plan(String sql, String schema) throws SQLException {
         Analysis analysis = SqlClassifier.analyze(sql, node.dialect());
         if (analysis instanceof NotDml) return PASS;
+        if (analysis instanceof MultiTableDml multi) return multiTable(multi, sql, schema);
         if (analysis instanceof Opaque opaque) {
             return loadTarget(sql) != null ? load(sql, schema) : opaque(opaque, sql, schema);
         }
@@ -340,6 +343,37 @@ public final class CaptureSession implements ConnectionInterceptor {
                 throw SqlState.UNDEFINED_COLUMN.exception(unknownColumn.getMessage() + ": " + sql);
             }
         }
+    }
+
+    /**
+     * A MySQL/MariaDB multi-table UPDATE or DELETE (SPEC 8.3): captured when a table it changes is
+     * replicated; the others it changes are changed without LCRs.
+     */
+    private CaptureDecision multiTable(MultiTableDml multi, String sql, String schema) throws SQLException {
+        List<MultiTablePlanner.Replicated> replicated = new java.util.ArrayList<>();
+        for (MultiTableDml.JoinedTable t : multi.changed()) {
+            String tableSchema = t.table().schema() == null ? schema : t.table().foldedSchema(node.dialect());
+            String name = t.table().foldedName(node.dialect());
+            if (!node.isReplicated(tableSchema, name, schema)) continue;
+            Optional<TableInfo> info = node.table(raw, tableSchema, name);
+            if (info.isEmpty()) return NO_SUCH_TABLE; // the database reports it as usual
+            replicated.add(new MultiTablePlanner.Replicated(t, info.get(), node.settings(info.get())));
+        }
+        if (replicated.isEmpty()) return PASS;
+        if (!(strategy instanceof LockingStrategy)) return unsupported(opaqueReason(sql), sql); // only MySQL has the syntax
+        try {
+            return new CaptureDecision.Locking(new MultiTablePlanner(node.dialect()).plan(multi, replicated));
+        } catch (CaptureException e) {
+            return unsupported(e.getMessage(), sql);
+        } catch (IllegalArgumentException unknownColumn) {
+            // as the database would refuse it, before anything runs
+            throw SqlState.UNDEFINED_COLUMN.exception(unknownColumn.getMessage() + ": " + sql);
+        }
+    }
+
+    private static String opaqueReason(String sql) {
+        return "A multi-table UPDATE or DELETE cannot be captured on this database: change one table per statement: "
+                + abbreviate(sql);
     }
 
     /** A capture plan; IllegalArgumentException when the statement names a column the table lacks. */
