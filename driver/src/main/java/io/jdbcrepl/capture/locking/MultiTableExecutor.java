@@ -87,7 +87,7 @@ final class MultiTableExecutor {
             }
         }
         for (int i = 0; i < targets.size(); i++) {
-            if (locked.get(i).isEmpty()) {
+            if (locked.get(i).isEmpty() && locked.stream().anyMatch(rows -> !rows.isEmpty())) {
                 throw SqlState.INTERNAL_ERROR.exception("The join of a multi-table " + plan.command() + " matched rows"
                         + " but none of " + targets.get(i).table().qualifiedName() + ": the statement is not run");
             }
