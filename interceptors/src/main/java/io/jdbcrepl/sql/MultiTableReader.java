@@ -164,12 +164,14 @@ final class MultiTableReader {
     }
 
     private TableRef tableRef(Table t) {
-        int first = tokens.first(t);
-        int last = tokens.last(t);
         List<String> parts = new ArrayList<>();
         if (t.getSchemaName() != null) parts.add(t.getSchemaName());
         parts.add(t.getName());
-        String text = first >= 0 && last >= first ? tokens.text(first, last + 1) : t.getFullyQualifiedName();
+        // the name's tokens only: a table of a join spans its alias too
+        int first = tokens.first(t);
+        int last = first + 2 * (parts.size() - 1);
+        String text = first >= 0 && tokens.is(last, Identifiers.isQuoted(t.getName()) ? tokens.image(last) : t.getName())
+                ? tokens.text(first, last + 1) : t.getFullyQualifiedName();
         return TableRef.of(parts, t.getAlias() == null ? null : t.getAlias().getName(), text);
     }
 

@@ -49,6 +49,7 @@ class MultiTableAnalysisTest {
                 + " SET e.salary = p.m WHERE e.id = p.id AND d.id = e.dept", "mariadb");
         assertThat(m.ignore()).isTrue();
         assertThat(names(m.tables())).containsExactly("e", "d");
+        assertThat(m.tables().get(1).table()).isEqualTo(new TableRef(null, "dept", "d", false, false, "dept"));
         assertThat(names(m.changed())).containsExactly("e");
         assertThat(m.changed().get(0).table()).isEqualTo(new TableRef("hr", "emp", "e", false, false, "hr.emp"));
         assertThat(m.where().text()).isEqualTo("e.id = p.id AND d.id = e.dept");
@@ -76,7 +77,8 @@ class MultiTableAnalysisTest {
         assertThat(one.where()).isEqualTo(fragment("b.k = ?", 1));
         assertThat(one.join().text()).isEqualTo("a JOIN b ON a.id = b.a_id");
 
-        MultiTableDml two = multi("DELETE x, b FROM a AS x JOIN b ON x.id = b.a_id", "mariadb");
+        MultiTableDml two = multi("DELETE x, b FROM a AS x JOIN `hr`.`b` AS b ON x.id = b.a_id", "mariadb");
+        assertThat(two.tables().get(1).table()).isEqualTo(new TableRef("hr", "b", "b", true, true, "`hr`.`b`"));
         assertThat(names(two.changed())).containsExactly("x", "b");
         assertThat(two.where()).isNull();
 
