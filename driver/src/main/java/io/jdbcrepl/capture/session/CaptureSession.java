@@ -350,24 +350,28 @@ public final class CaptureSession implements ConnectionInterceptor {
      * replicated; the others it changes are changed without LCRs.
      */
     private CaptureDecision multiTable(MultiTableDml multi, String sql, String schema) throws SQLException {
-        List<MultiTablePlanner.Replicated> replicated = new java.util.ArrayList<>();
-        for (MultiTableDml.JoinedTable t : multi.changed()) {
-            String tableSchema = t.table().schema() == null ? schema : t.table().foldedSchema(node.dialect());
-            String name = t.table().foldedName(node.dialect());
-            if (!node.isReplicated(tableSchema, name, schema)) continue;
-            Optional<TableInfo> info = node.table(raw, tableSchema, name);
-            if (info.isEmpty()) return NO_SUCH_TABLE; // the database reports it as usual
-            replicated.add(new MultiTablePlanner.Replicated(t, info.get(), node.settings(info.get())));
-        }
-        if (replicated.isEmpty()) return PASS;
         if (!(strategy instanceof LockingStrategy)) return unsupported(opaqueReason(sql), sql); // only MySQL has the syntax
-        try {
-            return new CaptureDecision.Locking(new MultiTablePlanner(node.dialect()).plan(multi, replicated));
-        } catch (CaptureException e) {
-            return unsupported(e.getMessage(), sql);
-        } catch (IllegalArgumentException unknownColumn) {
-            // as the database would refuse it, before anything runs
-            throw SqlState.UNDEFINED_COLUMN.exception(unknownColumn.getMessage() + ": " + sql);
+        for (int attempt = 1; ; attempt++) {
+            List<MultiTablePlanner.Replicated> replicated = new java.util.ArrayList<>();
+            for (MultiTableDml.JoinedTable t : multi.changed()) {
+                String tableSchema = t.table().schema() == null ? schema : t.table().foldedSchema(node.dialect());
+                String name = t.table().foldedName(node.dialect());
+                if (!node.isReplicated(tableSchema, name, schema)) continue;
+                if (attempt > 1) node.forgetTable(tableSchema, name);
+                Optional<TableInfo> info = node.table(raw, tableSchema, name);
+                if (info.isEmpty()) return NO_SUCH_TABLE; // the database reports it as usual
+                replicated.add(new MultiTablePlanner.Replicated(t, info.get(), node.settings(info.get())));
+            }
+            if (replicated.isEmpty()) return PASS;
+            try {
+                return new CaptureDecision.Locking(new MultiTablePlanner(node.dialect()).plan(multi, replicated));
+            } catch (CaptureException | IllegalArgumentException e) {
+                // the metadata may predate DDL made past the driver (a column or key added elsewhere): read it once more
+                if (attempt == 1) continue;
+                if (e instanceof CaptureException refused) return unsupported(refused.getMessage(), sql);
+                // as the database would refuse it, before anything runs
+                throw SqlState.UNDEFINED_COLUMN.exception(e.getMessage() + ": " + sql);
+            }
         }
     }
 

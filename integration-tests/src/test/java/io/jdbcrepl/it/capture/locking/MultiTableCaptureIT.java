@@ -83,6 +83,15 @@ class MultiTableCaptureIT {
             ps.setString(2, "!");
             seen.add("parameters in the join " + ps.executeUpdate());
         }
+        try (PreparedStatement ps = c.prepareStatement(
+                "UPDATE dept d JOIN emp e ON e.dept = d.id SET d.total = d.total + ? WHERE e.id = ?")) {
+            for (int[] entry : new int[][] {{10, 3}, {20, 4}}) {
+                ps.setInt(1, entry[0]);
+                ps.setInt(2, entry[1]);
+                ps.addBatch();
+            }
+            seen.add("batch " + java.util.Arrays.toString(ps.executeBatch()));
+        }
         return seen;
     }
 
@@ -98,7 +107,7 @@ class MultiTableCaptureIT {
                 MultiTableCaptureIT::script, DDL);
         assertThat(run.repl()).isEqualTo(run.raw());
         assertThat(run.raw()).contains(affectedRows ? "found, not changed 0" : "found, not changed 2",
-                "two tables 3", "with a table not replicated 4", "to a savepoint 3", "star 2");
+                "two tables 3", "with a table not replicated 4", "to a savepoint 3", "star 2", "batch [1, 1]");
         try (Connection a = run.rawDb().openRaw(); Connection b = run.replDb().openRaw()) {
             for (String table : List.of("emp", "dept", "note")) {
                 String all = "SELECT * FROM " + table + " ORDER BY id";
@@ -121,7 +130,9 @@ class MultiTableCaptureIT {
                     "DELETE emp old={\"id\":5,\"dept\":0,\"salary\":50.00} new=null cv=null",
                     "DELETE emp old={\"id\":1,\"dept\":1,\"salary\":7.00} new=null cv=null",
                     "DELETE emp old={\"id\":2,\"dept\":1,\"salary\":7.00} new=null cv=null",
-                    "UPDATE dept old={\"id\":2,\"name\":\"b\"} new={\"name\":\"b!\"} cv=[\"name\"]");
+                    "UPDATE dept old={\"id\":2,\"name\":\"b\"} new={\"name\":\"b!\"} cv=[\"name\"]",
+                    "UPDATE dept old={\"id\":2,\"total\":1} new={\"total\":11} cv=[\"total\"]",
+                    "UPDATE dept old={\"id\":2,\"total\":11} new={\"total\":31} cv=[\"total\"]");
         }
     }
 
