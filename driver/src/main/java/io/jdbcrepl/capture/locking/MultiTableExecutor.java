@@ -75,15 +75,11 @@ final class MultiTableExecutor {
         List<MultiTablePlan.Target> targets = plan.targets();
         List<Map<List<TypedValue>, RowImage>> locked = new ArrayList<>();
         for (int i = 0; i < targets.size(); i++) locked.add(new LinkedHashMap<>());
-        try (PreparedStatement ps = run.prepare(plan.lockingRead(), List.of()); ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                for (int i = 0; i < targets.size(); i++) {
-                    MultiTablePlan.Target t = targets.get(i);
-                    RowImage old = run.read(rs, t.firstColumn(), t.readColumns(), t.table());
-                    List<TypedValue> key = key(old, t);
-                    if (key.stream().allMatch(v -> v.value() == null)) continue; // no row of it in this row of the join
-                    locked.get(i).putIfAbsent(key, image(old, t.logged().oldColumns()));
-                }
+        try (PreparedStatement ps = run.prepare(plan.lockingRead(), List.of())) {
+            // the join may carry a row many times: read as the server sends it, each row kept once
+            if (run.capabilities().streamsResults()) ps.setFetchSize(ChangeLogWriter.ROWS_PER_INSERT);
+            try (ResultSet rs = ps.executeQuery()) {
+                readLocked(rs, locked);
             }
         }
         for (int i = 0; i < targets.size(); i++) {
@@ -93,6 +89,20 @@ final class MultiTableExecutor {
             }
         }
         return locked;
+    }
+
+    /** Each target's rows of the join, each once by key. */
+    private void readLocked(ResultSet rs, List<Map<List<TypedValue>, RowImage>> locked) throws SQLException {
+        List<MultiTablePlan.Target> targets = plan.targets();
+        while (rs.next()) {
+            for (int i = 0; i < targets.size(); i++) {
+                MultiTablePlan.Target t = targets.get(i);
+                RowImage old = run.read(rs, t.firstColumn(), t.readColumns(), t.table());
+                List<TypedValue> key = key(old, t);
+                if (key.stream().allMatch(v -> v.value() == null)) continue; // no row of it in this row of the join
+                locked.get(i).putIfAbsent(key, image(old, t.logged().oldColumns()));
+            }
+        }
     }
 
     /** The application's statement restricted to the locked keys; its count. */
