@@ -136,6 +136,29 @@ class MultiTableCaptureIT {
         }
     }
 
+    /** {@code repl.timestamp.<table>} (SPEC 5.6): each changed row's timestamp moves on, and is in its LCR. */
+    @Test
+    void theResolutionTimestampOfEachChangedRowMovesOn() throws Exception {
+        TestDatabase db = databases.create(Vendor.MARIADB, "mt_ts");
+        try (Connection raw = db.openRaw(); Statement s = raw.createStatement()) {
+            for (String d : DDL) s.execute(d);
+            s.execute("ALTER TABLE emp ADD COLUMN ts DATETIME(6) NULL");
+            s.execute("UPDATE emp SET ts = '2000-01-01 00:00:00'");
+        }
+        try (Connection c = db.openRepl(Map.of("repl.node", "n1", "repl.timestamp.emp", "ts"));
+                Statement s = c.createStatement()) {
+            assertThat(s.executeUpdate("UPDATE emp e JOIN dept d ON d.id = e.dept SET e.salary = 0, d.total = 5"
+                    + " WHERE d.name = 'a'")).isEqualTo(3);
+        }
+        try (Connection raw = db.openRaw()) {
+            assertThat(rows(raw, "SELECT id FROM emp WHERE ts > '2020-01-01' ORDER BY id")).containsExactly("1", "2");
+            assertThat(texts(raw, Vendor.MARIADB)).hasSize(3).allSatisfy(lcr -> {
+                if (lcr.contains(" emp ")) assertThat(lcr).contains("\"ts\":\"20").endsWith("cv=[\"salary\",\"ts\"]");
+                else assertThat(lcr).isEqualTo("UPDATE dept old={\"id\":1,\"total\":0} new={\"total\":5} cv=[\"total\"]");
+            });
+        }
+    }
+
     /** What cannot be captured exactly is refused before it runs, saying how to write it; passthrough runs it. */
     @Test
     void shapesThatCannotBeExactAreRefusedWithARewrite() throws Exception {
