@@ -153,6 +153,7 @@ public final class MviewSession implements StandbyInterceptor {
             named = new ArrayList<>();
             Analysis a = SqlClassifier.analyze(sql, dialect);
             List<TableRef> refs = a instanceof Dml dml ? List.of(dml.target())
+                    : a instanceof io.jdbcrepl.sql.MultiTableDml multi ? multi.changedTables()
                     : a instanceof Opaque o ? o.tablesNamed() : List.of();
             for (TableRef r : refs) named.add(new Name(r.schema() == null ? null : r.foldedSchema(dialect), r.foldedName(dialect)));
             if (TARGETS.size() > MAX_CACHED_SQL) TARGETS.clear();

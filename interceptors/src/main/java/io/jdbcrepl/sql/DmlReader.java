@@ -26,7 +26,7 @@ import java.util.List;
 /**
  * Takes a parsed INSERT, UPDATE or DELETE apart into a {@link Dml}. The parser says which clauses
  * there are; the tokens say where each begins and ends, so that every text is cut from the SQL as
- * written. Multi-table forms come back {@link Opaque}.
+ * written. MySQL's multi-table forms go to {@link MultiTableReader}; elsewhere they come back {@link Opaque}.
  */
 final class DmlReader {
 
@@ -67,7 +67,8 @@ final class DmlReader {
         if (u.getFromItem() == null) others.addAll(joinedTables(u.getJoins()));
         if (!others.isEmpty() || hasAny(u.getStartJoins())) {
             others.add(0, u.getTable());
-            return new Opaque(Reasons.MULTI_TABLE_UPDATE, others.stream().map(this::looseTable).toList());
+            Opaque refused = new Opaque(Reasons.MULTI_TABLE_UPDATE, others.stream().map(this::looseTable).toList());
+            return multiTable() ? new MultiTableReader(sql, tokens).update(u, refused) : refused;
         }
         TableRef target = table(u.getTable());
         if (rowSubquery(u.getUpdateSets())) return new Opaque(Reasons.ROW_SUBQUERY_SET, List.of(target));
@@ -90,7 +91,8 @@ final class DmlReader {
         boolean namesItsOnlyTable = namesItsOnlyTable(d);
         if (!namesItsOnlyTable && (hasAny(d.getTables()) || hasAny(d.getJoins()))) {
             List<Table> changed = hasAny(d.getTables()) ? d.getTables() : List.of(d.getTable());
-            return new Opaque(Reasons.MULTI_TABLE_DELETE, changed.stream().map(this::looseTable).toList());
+            Opaque refused = new Opaque(Reasons.MULTI_TABLE_DELETE, changed.stream().map(this::looseTable).toList());
+            return multiTable() ? new MultiTableReader(sql, tokens).delete(d, refused) : refused;
         }
         TableRef target = table(d.getTable());
         if (namesItsOnlyTable && target.alias() == null) {
@@ -131,6 +133,11 @@ final class DmlReader {
         }
         return sameName(deleted.getName(), read.getName())
                 && (deleted.getSchemaName() == null || sameName(deleted.getSchemaName(), read.getSchemaName()));
+    }
+
+    /** The MySQL family's multi-table UPDATE and DELETE, which {@link MultiTableReader} takes apart. */
+    private boolean multiTable() {
+        return dialect.part(SqlSyntax.class).multiTableDelete();
     }
 
     /** MySQL compares aliases without regard to case (and table names too on most servers). */

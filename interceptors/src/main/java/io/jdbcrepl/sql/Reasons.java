@@ -50,6 +50,8 @@ final class Reasons {
     static final String MULTI_TABLE_DELETE = "A DELETE in multi-table form (DELETE a, b FROM …, DELETE a FROM a"
             + " JOIN b …) cannot be captured. Delete from one table and name the others in a subquery"
             + " (DELETE FROM a WHERE a.id IN (SELECT …))" + PASSTHROUGH;
+    static final String MULTI_TABLE_UNQUALIFIED = "A multi-table UPDATE can be captured when each SET column"
+            + " names its table (SET a.x = …, b.y = …): write the table's name or alias before each column" + PASSTHROUGH;
     static final String FROM_LIST = "UPDATE … FROM can be captured when its FROM list names tables, views,"
             + " subqueries and VALUES lists joined with ON, not a function (write it as a subquery,"
             + " (SELECT * FROM f(…)) AS x), an aliased join or a NATURAL join or JOIN … USING (write JOIN … ON)"

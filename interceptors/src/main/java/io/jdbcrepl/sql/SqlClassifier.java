@@ -147,6 +147,9 @@ public final class SqlClassifier {
         if (split.executableComment() && analysis instanceof Dml dml) {
             return new Opaque(Reasons.EXECUTABLE_COMMENT, List.of(dml.target()));
         }
+        if (split.executableComment() && analysis instanceof MultiTableDml multi) {
+            return new Opaque(Reasons.EXECUTABLE_COMMENT, multi.changedTables());
+        }
         return analysis;
     }
 
@@ -159,7 +162,8 @@ public final class SqlClassifier {
             if (a instanceof NotDml) continue;
             changes = true;
             if (a instanceof Opaque routine && routine.routine()) return routine; // refused as a whole
-            List<TableRef> named = a instanceof Dml dml ? List.of(dml.target()) : ((Opaque) a).tablesNamed();
+            List<TableRef> named = a instanceof Dml dml ? List.of(dml.target())
+                    : a instanceof MultiTableDml multi ? multi.changedTables() : ((Opaque) a).tablesNamed();
             allKnown &= !named.isEmpty();
             tables.addAll(named);
         }
@@ -224,6 +228,7 @@ public final class SqlClassifier {
             }
         }
         try {
+            if (keyword.equals("DELETE")) input = MultiTableReader.parseable(input, dialect); // same offsets
             Parsed parsed = Parsed.parse(input, sql, dialect);
             return new DmlReader(sql, dialect, parsed.tokens(), only).read(parsed.statement());
         } catch (UnreadableSqlException e) {

@@ -35,17 +35,17 @@ final class LockingRun {
     private final ZoneId sessionZone;
 
     LockingRun(Connection connection, PlannedSqlBinder binder, boolean ownTransaction, ChangeLogWriter log,
-            LockingTransaction transaction, Dialect dialect, TableInfo table) throws SQLException {
+            LockingTransaction transaction, Dialect dialect, List<TableInfo> tables) throws SQLException {
         this.connection = connection;
         this.binder = binder;
         this.ownTransaction = ownTransaction;
         this.log = log;
         this.undo = new StatementUndo(connection, transaction, ownTransaction);
         this.capabilities = dialect.part(LockingSql.class).capabilities();
-        this.table = table;
+        this.table = tables.get(0);
         this.dialect = dialect;
-        boolean instants = capabilities.sessionZoneTimestamps()
-                && table.columns().stream().anyMatch(c -> c.holdsInstant(dialect));
+        boolean instants = capabilities.sessionZoneTimestamps() && tables.stream()
+                .anyMatch(t -> t.columns().stream().anyMatch(c -> c.holdsInstant(dialect)));
         this.sessionZone = instants ? dialect.part(SessionZone.class).of(connection) : null;
     }
 
@@ -81,12 +81,17 @@ final class LockingRun {
 
     /** One LCR of the statement's shape; an image is null when the command has none. */
     void logChange(RowImage old, RowImage now) throws SQLException {
-        log.add(json(old), json(now));
+        log.add(json(old, table), json(now, table));
     }
 
     /** One LCR of another shape than the statement's (an upsert's INSERT or UPDATE). */
     void logChange(LogRowShape shape, RowImage old, RowImage now) throws SQLException {
-        log.add(shape, json(old), json(now));
+        logChange(shape, table, old, now);
+    }
+
+    /** One LCR of another table than the statement's first (a multi-table statement's). */
+    void logChange(LogRowShape shape, TableInfo of, RowImage old, RowImage now) throws SQLException {
+        log.add(shape, json(old, of), json(now, of));
     }
 
     /**
@@ -108,9 +113,14 @@ final class LockingRun {
 
     /** Columns {@code names} of the current row, from result column {@code first} on. */
     RowImage read(ResultSet rs, int first, List<String> names) throws SQLException {
+        return read(rs, first, names, table);
+    }
+
+    /** Columns {@code names} of table {@code of} in the current row, from result column {@code first} on. */
+    RowImage read(ResultSet rs, int first, List<String> names, TableInfo of) throws SQLException {
         RowImage image = new RowImage();
         for (int i = 0; i < names.size(); i++) {
-            ColumnInfo c = table.column(names.get(i)).orElseThrow();
+            ColumnInfo c = of.column(names.get(i)).orElseThrow();
             image.put(c.name(), c.type(), c.type().read(rs, first + i));
         }
         return image;
@@ -136,7 +146,7 @@ final class LockingRun {
      * A row image as the change log's JSON (null for none): a MariaDB TIMESTAMP, read as the wall
      * time of the session's zone, as the instant it holds (in UTC).
      */
-    private String json(RowImage row) throws SQLException {
+    private String json(RowImage row, TableInfo table) throws SQLException {
         if (row == null) return null;
         if (sessionZone == null) return row.valuesJson();
         RowImage out = new RowImage();

@@ -229,7 +229,7 @@ public final class LockingStatementCapture implements StatementInterceptor {
             throws SQLException {
         ChangeLogWriter log = new ChangeLogWriter(connection, logTable, transaction.txId(), node.name(), plan.shape());
         return new LockingRun(connection, new PlannedSqlBinder(parameters, capabilities), ownTransaction, log, transaction,
-                dialect(), plan.table());
+                dialect(), plan.tables());
     }
 
     /** The changes and their LCRs, by the executor of the plan's kind; in a transaction of its own the last LCRs stay pending. */
@@ -238,6 +238,7 @@ public final class LockingStatementCapture implements StatementInterceptor {
             return update.oneRow() != null ? new OneRowUpdateExecutor(run, update).run() : new UpdateExecutor(run, update).run();
         }
         if (plan instanceof UpsertPlan upsert) return new UpsertExecutor(run, upsert, node).run(keys, keyRows);
+        if (plan instanceof MultiTablePlan multi) return new MultiTableExecutor(run, multi).run();
         ReturningPlan returning = (ReturningPlan) plan;
         if (returning.keyed() != null) return new KeyedDeleteExecutor(run, returning).run();
         ReturningExecutor executor = new ReturningExecutor(run, returning, node);

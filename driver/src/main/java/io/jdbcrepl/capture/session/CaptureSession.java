@@ -5,6 +5,7 @@ import io.jdbcrepl.capture.CaptureMethod;
 import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.capture.ddl.DdlCapture;
 import io.jdbcrepl.capture.locking.LockingPlanner;
+import io.jdbcrepl.capture.locking.MultiTablePlanner;
 import io.jdbcrepl.keys.KeyArrangement;
 import io.jdbcrepl.capture.locking.LockingStatementCapture;
 import io.jdbcrepl.capture.locking.LockingTransaction;
@@ -13,6 +14,7 @@ import io.jdbcrepl.sql.CopyFrom;
 import io.jdbcrepl.sql.Dml;
 import io.jdbcrepl.sql.InsertSource;
 import io.jdbcrepl.sql.LoadData;
+import io.jdbcrepl.sql.MultiTableDml;
 import io.jdbcrepl.sql.NotDml;
 import io.jdbcrepl.sql.Opaque;
 import io.jdbcrepl.sql.SchemaChange;
@@ -347,6 +349,7 @@ public final class CaptureSession implements ConnectionInterceptor {
     private CaptureDecision plan(String sql, String schema) throws SQLException {
         Analysis analysis = SqlClassifier.analyze(sql, node.dialect());
         if (analysis instanceof NotDml) return PASS;
+        if (analysis instanceof MultiTableDml multi) return multiTable(multi, sql, schema);
         if (analysis instanceof Opaque opaque) {
             return loadTarget(sql) != null ? load(sql, schema) : opaque(opaque, sql, schema);
         }
@@ -373,6 +376,41 @@ public final class CaptureSession implements ConnectionInterceptor {
                 throw SqlState.UNDEFINED_COLUMN.exception(unknownColumn.getMessage() + ": " + sql);
             }
         }
+    }
+
+    /**
+     * A MySQL/MariaDB multi-table UPDATE or DELETE (SPEC 8.3): captured when a table it changes is
+     * replicated; the others it changes are changed without LCRs.
+     */
+    private CaptureDecision multiTable(MultiTableDml multi, String sql, String schema) throws SQLException {
+        if (!(strategy instanceof LockingStrategy)) return unsupported(opaqueReason(sql), sql); // only MySQL has the syntax
+        for (int attempt = 1; ; attempt++) {
+            List<MultiTablePlanner.Replicated> replicated = new java.util.ArrayList<>();
+            for (MultiTableDml.JoinedTable t : multi.changed()) {
+                String tableSchema = t.table().schema() == null ? schema : t.table().foldedSchema(node.dialect());
+                String name = t.table().foldedName(node.dialect());
+                if (!node.isReplicated(tableSchema, name, schema)) continue;
+                if (attempt > 1) node.forgetTable(tableSchema, name);
+                Optional<TableInfo> info = node.table(raw, tableSchema, name);
+                if (info.isEmpty()) return NO_SUCH_TABLE; // the database reports it as usual
+                replicated.add(new MultiTablePlanner.Replicated(t, info.get(), node.settings(info.get())));
+            }
+            if (replicated.isEmpty()) return PASS;
+            try {
+                return new CaptureDecision.Locking(new MultiTablePlanner(node.dialect()).plan(multi, replicated));
+            } catch (CaptureException | IllegalArgumentException e) {
+                // the metadata may predate DDL made past the driver (a column or key added elsewhere): read it once more
+                if (attempt == 1) continue;
+                if (e instanceof CaptureException refused) return unsupported(refused.getMessage(), sql);
+                // as the database would refuse it, before anything runs
+                throw SqlState.UNDEFINED_COLUMN.exception(e.getMessage() + ": " + sql);
+            }
+        }
+    }
+
+    private static String opaqueReason(String sql) {
+        return "A multi-table UPDATE or DELETE cannot be captured on this database: change one table per statement: "
+                + abbreviate(sql);
     }
 
     /** A capture plan; IllegalArgumentException when the statement names a column the table lacks. */

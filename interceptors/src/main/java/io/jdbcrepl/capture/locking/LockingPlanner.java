@@ -138,7 +138,7 @@ public final class LockingPlanner {
         int split = markerAndReturning.indexOf("\nRETURNING ");
         SqlBuilder sql = new SqlBuilder().append(insertWithTimestamp(dml, table, columns, ts))
                 .sql(" ON DUPLICATE KEY UPDATE ").sql(markerAndReturning.substring(0, split));
-        String next = nextTimestamp(ts, ref + "." + dialect.quote(ts.name()));
+        String next = nextTimestamp(locking, ts, ref + "." + dialect.quote(ts.name()));
         List<Assignment> assignments = dml.onDuplicateKeyUpdate().assignments();
         for (int i = 0; i < assignments.size(); i++) {
             sql.sql(i > 0 ? ", " : "").sql(dialect.quote(assigned.get(i)) + " = ");
@@ -364,12 +364,12 @@ public final class LockingPlanner {
             if (i > 0) update.sql(", ");
             String column = assigned.get(i);
             update.sql(dialect.quote(column) + " = ");
-            if (column.equals(ts)) overriding(update, a.value(), nextTimestamp(tsInfo, ref + "." + dialect.quote(ts)));
+            if (column.equals(ts)) overriding(update, a.value(), nextTimestamp(locking, tsInfo, ref + "." + dialect.quote(ts)));
             else update.fragment(a.value());
         }
         if (ts != null && !assigned.contains(ts)) {
             // Last: MySQL evaluates SET left to right, and this reads the old timestamp.
-            update.sql(", " + dialect.quote(ts) + " = " + nextTimestamp(tsInfo, ref + "." + dialect.quote(ts)));
+            update.sql(", " + dialect.quote(ts) + " = " + nextTimestamp(locking, tsInfo, ref + "." + dialect.quote(ts)));
         }
         update.sql(" WHERE ");
 
@@ -556,7 +556,7 @@ public final class LockingPlanner {
     // ---- helpers
 
     /** The driver's value replaces the application's, which is still evaluated (its parameters stay bound in order). */
-    private static void overriding(SqlBuilder sql, SqlFragment applicationValue, String driverValue) {
+    static void overriding(SqlBuilder sql, SqlFragment applicationValue, String driverValue) {
         if (applicationValue.text().trim().equalsIgnoreCase("DEFAULT")) {
             sql.sql(driverValue);
             return;
@@ -592,7 +592,7 @@ public final class LockingPlanner {
     }
 
     /** SPEC 5.6: now, or the old value plus a microsecond when it is not earlier than now. */
-    private String nextTimestamp(ColumnInfo column, String current) {
+    static String nextTimestamp(LockingSql locking, ColumnInfo column, String current) {
         String now = locking.now(column);
         return "CASE WHEN " + current + " IS NULL OR " + current + " < " + now + " THEN " + now + " ELSE "
                 + locking.plusMicrosecond(current) + " END";
