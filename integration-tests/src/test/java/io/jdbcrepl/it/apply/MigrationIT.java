@@ -19,6 +19,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 import liquibase.command.CommandScope;
+import liquibase.database.Database;
+import liquibase.database.DatabaseFactory;
+import liquibase.database.jvm.JdbcConnection;
 import liquibase.command.core.UpdateCommandStep;
 import liquibase.command.core.helpers.DbUrlConnectionArgumentsCommandStep;
 import org.flywaydb.core.Flyway;
@@ -68,6 +71,25 @@ class MigrationIT extends ClusterTest {
         assertMigrated(db);
         assertThat(count(db, "SELECT count(*) FROM DATABASECHANGELOG")).as("changesets in Liquibase's history").isEqualTo(5);
         liquibaseUpdate(url, db.user(), db.password()); // nothing left to run
+        assertThat(count(db, "SELECT count(*) FROM DATABASECHANGELOG")).isEqualTo(5);
+        assertApplicationDmlIsCaptured(db, url);
+    }
+
+    /** Liquibase given a connection of a pool on the URL: it chooses its database by the product name. */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = Vendor.class, names = {"POSTGRESQL", "MARIADB", "H2"})
+    void liquibaseUpdatesThroughAPooledConnection(Vendor vendor) throws Exception {
+        TestDatabase db = databases.create(vendor, "lbpool");
+        String url = db.replUrl(Map.of("repl.node", "n1"));
+        try (HikariDataSource pool = pool(db, url); Connection c = pool.getConnection()) {
+            Database database = DatabaseFactory.getInstance().findCorrectDatabaseImplementation(new JdbcConnection(c));
+            assertThat(database.getShortName()).isEqualTo(vendor.name().toLowerCase(Locale.ROOT));
+            new CommandScope(UpdateCommandStep.COMMAND_NAME)
+                    .addArgumentValue(DbUrlConnectionArgumentsCommandStep.DATABASE_ARG, database)
+                    .addArgumentValue(UpdateCommandStep.CHANGELOG_FILE_ARG, LIQUIBASE_CHANGELOG)
+                    .execute();
+        }
+        assertMigrated(db);
         assertThat(count(db, "SELECT count(*) FROM DATABASECHANGELOG")).isEqualTo(5);
         assertApplicationDmlIsCaptured(db, url);
     }
