@@ -42,7 +42,7 @@ class MigrationIT extends ClusterTest {
 
     /** Flyway's API with url, user and password: Flyway loads io.jdbcrepl.ReplDriver itself. */
     @ParameterizedTest(name = "{0}")
-    @EnumSource(value = Vendor.class, names = {"POSTGRESQL", "MARIADB", "H2"})
+    @EnumSource(value = Vendor.class, names = {"POSTGRESQL", "MARIADB", "MYSQL_DRIVER_ON_MARIADB", "H2"})
     void flywayMigratesThroughAReplUrl(Vendor vendor) throws Exception {
         TestDatabase db = databases.create(vendor, "flyurl");
         String url = db.replUrl(Map.of("repl.node", "n1"));
@@ -63,7 +63,7 @@ class MigrationIT extends ClusterTest {
 
     /** Liquibase's update command with url, user and password: Liquibase loads io.jdbcrepl.ReplDriver itself. */
     @ParameterizedTest(name = "{0}")
-    @EnumSource(value = Vendor.class, names = {"POSTGRESQL", "MARIADB", "H2"})
+    @EnumSource(value = Vendor.class, names = {"POSTGRESQL", "MARIADB", "MYSQL_DRIVER_ON_MARIADB", "H2"})
     void liquibaseUpdatesThroughAReplUrl(Vendor vendor) throws Exception {
         TestDatabase db = databases.create(vendor, "liquibase");
         String url = db.replUrl(Map.of("repl.node", "n1"));
