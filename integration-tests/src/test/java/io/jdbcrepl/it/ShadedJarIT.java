@@ -70,6 +70,20 @@ class ShadedJarIT {
         assertThat(entries).contains("io/jdbcrepl/ReplDriver.class");
     }
 
+    /**
+     * Flyway and Liquibase find the driver for jdbc:repl: URLs through the plugins the jar registers
+     * for their ServiceLoaders; neither tool is bundled (bringsNoClassesOutsideItsOwnPackage).
+     */
+    @Test
+    void registersTheMigrationToolPlugins() throws IOException {
+        try (JarFile file = new JarFile(jar.toFile())) {
+            assertThat(text(file, "META-INF/services/org.flywaydb.core.extensibility.Plugin").trim())
+                    .isEqualTo("io.jdbcrepl.migration.ReplFlywayDatabaseType");
+            assertThat(text(file, "META-INF/services/liquibase.database.Database").trim())
+                    .isEqualTo("io.jdbcrepl.migration.ReplLiquibaseDatabase");
+        }
+    }
+
     @Test
     void isExecutableWithTheCliAsMainClass() throws IOException {
         try (JarFile file = new JarFile(jar.toFile())) {
@@ -155,8 +169,8 @@ class ShadedJarIT {
     }
 
     /**
-     * The jar alone, in a class loader that sees only it and H2 (no SLF4J, no other driver):
-     * ServiceLoader finds the driver and a pass-through connection works.
+     * The jar alone, in a class loader that sees only it and H2 (no SLF4J, Flyway, Liquibase or other
+     * driver): ServiceLoader finds the driver, and a pass-through connection and capture work.
      */
     @Test
     void worksAloneWithoutSlf4j() throws Exception {
@@ -171,6 +185,8 @@ class ShadedJarIT {
             Thread.currentThread().setContextClassLoader(isolated);
             try {
                 assertThat(tryLoad(isolated, "org.slf4j.LoggerFactory")).as("SLF4J is not visible").isFalse();
+                assertThat(tryLoad(isolated, "org.flywaydb.core.Flyway")).as("Flyway is not visible").isFalse();
+                assertThat(tryLoad(isolated, "liquibase.database.Database")).as("Liquibase is not visible").isFalse();
                 Driver repl = null;
                 for (Driver d : ServiceLoader.load(Driver.class, isolated)) {
                     if (d.getClass().getName().equals("io.jdbcrepl.ReplDriver")) repl = d;
@@ -185,6 +201,16 @@ class ShadedJarIT {
                     assertThat(c.getClass().getClassLoader()).as("the proxy comes from the jar").isSameAs(isolated);
                     assertThat(rs.next()).isTrue();
                     assertThat(rs.getInt(1)).isEqualTo(42);
+                }
+                // capture too, without the migration tools whose plugins the jar registers
+                try (Connection c = repl.connect("jdbc:repl:h2:mem:shaded_jar_it_node;DB_CLOSE_DELAY=-1?repl.node=n1", credentials);
+                        Statement s = c.createStatement()) {
+                    s.execute("CREATE TABLE note (id INT PRIMARY KEY)");
+                    assertThat(s.executeUpdate("INSERT INTO note VALUES (1)")).isEqualTo(1);
+                    try (ResultSet rs = s.executeQuery("SELECT count(*) FROM repl.repl_log")) {
+                        assertThat(rs.next()).isTrue();
+                        assertThat(rs.getInt(1)).as("LCRs").isEqualTo(1);
+                    }
                 }
             } finally {
                 deregister(isolated, "io.jdbcrepl.ReplDriver", "deregister");

@@ -187,7 +187,7 @@ public final class SqlClassifier {
             case "MERGE" -> new Opaque(Reasons.MERGE, TargetGuess.tables(sql, at, dialect));
             case "REPLACE", "UPSERT" -> new Opaque(Reasons.REPLACE, TargetGuess.tables(sql, at, dialect));
             case "TRUNCATE" -> new Opaque(Reasons.TRUNCATE, TargetGuess.tables(sql, at, dialect));
-            case "CALL" -> Opaque.routine(Reasons.CALL);
+            case "CALL" -> dialect.part(SqlSyntax.class).callReadsOnly(sql) ? NotDml.INSTANCE : Opaque.routine(Reasons.CALL);
             case "EXEC", "EXECUTE" -> new Opaque(Reasons.EXECUTE, List.of());
             case "DO" -> Opaque.routine(Reasons.DO);
             case "RUNSCRIPT" -> new Opaque(Reasons.RUNSCRIPT, List.of());

@@ -83,4 +83,12 @@ public interface SqlSyntax {
     default boolean functionEscapeIsQuery() {
         return false;
     }
+
+    /**
+     * A CALL statement that only reads a value of the session, so it runs as a query (H2's
+     * {@code CALL SCHEMA()}, which Flyway asks); {@code sql} is the whole statement.
+     */
+    default boolean callReadsOnly(String sql) {
+        return false;
+    }
 }

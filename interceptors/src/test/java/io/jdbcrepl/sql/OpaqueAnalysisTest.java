@@ -99,6 +99,19 @@ class OpaqueAnalysisTest {
         assertThat(opaque("{call add_ints(?, ?)}", h2).routine()).isTrue();
     }
 
+    /** H2's CALL of a session value is a query (Flyway's CALL SCHEMA()); any other CALL still runs a routine. */
+    @Test
+    void anH2CallOfASessionValueOnlyReads() {
+        Dialect h2 = Dialect.named("h2");
+        for (String sql : List.of("CALL SCHEMA()", "call schema ( )", "CALL DATABASE()", "CALL CURRENT_SCHEMA", "CALL H2VERSION();")) {
+            assertThat(SqlClassifier.analyze(sql, h2)).as(sql).isEqualTo(NotDml.INSTANCE);
+        }
+        for (String sql : List.of("CALL PUBLIC.SCHEMA()", "CALL SCHEMA(1)", "CALL SCHEMA() + my_alias()", "CALL my_alias()")) {
+            assertThat(opaque(sql, h2).routine()).as(sql).isTrue();
+        }
+        assertThat(opaque("CALL SCHEMA()", Dialect.named("postgresql")).routine()).as("a procedure of that name").isTrue();
+    }
+
     @Test
     void copyFromAndLoadDataNameTheirTable() {
         Opaque copy = opaque("COPY hr.emp (id, name) FROM STDIN WITH (FORMAT csv)", Dialect.named("postgresql"));

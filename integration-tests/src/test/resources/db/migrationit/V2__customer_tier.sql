@@ -1,0 +1,1 @@
+ALTER TABLE customer ADD COLUMN tier VARCHAR(10) DEFAULT 'basic' NOT NULL;

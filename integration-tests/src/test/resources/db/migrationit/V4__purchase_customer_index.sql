@@ -1,0 +1,1 @@
+CREATE INDEX purchase_customer ON purchase (customer_id);
