@@ -20,7 +20,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.output.MigrateResult;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -34,7 +33,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * {@code -Dit.test=MigrationMeshIT}; before that, add
  * {@code -Djunit.jupiter.conditions.deactivate=org.junit.*DisabledCondition} to watch it fail.
  */
-@Disabled("needs DDL replication (SPEC 8.3, repl.ddl=replicate): the migrations' tables exist on node A only")
+
 class MigrationMeshIT extends ClusterTest {
 
     private static final int WRITER_THREADS = 2;
