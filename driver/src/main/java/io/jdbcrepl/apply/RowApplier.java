@@ -543,7 +543,7 @@ final class RowApplier implements AutoCloseable {
     /**
      * @param compare whether the statement also matches the LCR's compared old values (else the key alone)
      * An LCR naming a column the table's metadata lacks reads the metadata again, once: the column may
-     * have been added here since (DDL is not replicated; every node changes its own tables).
+     * have been added here since (by DDL made past the driver, or with repl.ddl=local).
      */
     private Plan plan(RowLcr lcr, boolean compare) throws SQLException {
         try {

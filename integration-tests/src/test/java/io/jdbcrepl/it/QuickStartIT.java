@@ -52,9 +52,7 @@ class QuickStartIT {
 
         try (Connection a = DriverManager.getConnection("jdbc:repl:h2:mem:n1;DB_CLOSE_DELAY=-1", n1);
                 Connection b = DriverManager.getConnection("jdbc:repl:h2:mem:n2;DB_CLOSE_DELAY=-1", n2)) {
-            for (Connection c : List.of(a, b)) { // DDL is not replicated: every node creates its tables
-                c.createStatement().execute("CREATE TABLE item (id INT PRIMARY KEY, name VARCHAR(40))");
-            }
+            a.createStatement().execute("CREATE TABLE item (id INT PRIMARY KEY, name VARCHAR(40))"); // n2 gets it too
             a.createStatement().executeUpdate("INSERT INTO item VALUES (1, 'written at n1')");
 
             b.unwrap(ReplAdmin.class).waitForPeers(Duration.ofSeconds(30)); // n2 has applied what n1 committed
@@ -96,7 +94,7 @@ class QuickStartIT {
         // README end
         try (Connection raw = DriverManager.getConnection("jdbc:h2:mem:shop1;DB_CLOSE_DELAY=-1");
                 Statement s = raw.createStatement();
-                ResultSet rs = s.executeQuery("SELECT count(*) FROM repl.repl_log WHERE table_name = 'ORDERS'")) {
+                ResultSet rs = s.executeQuery("SELECT count(*) FROM repl.repl_log WHERE table_name = 'ORDERS' AND command_type = 'INSERT'")) {
             rs.next();
             assertThat(rs.getInt(1)).as("the insert was captured").isEqualTo(1);
         }

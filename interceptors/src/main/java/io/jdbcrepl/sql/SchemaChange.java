@@ -17,8 +17,9 @@ import java.util.Set;
  * @param names     the names, in the order written
  * @param unsafe    why a peer must not run it (a query, a function call, a second statement, a
  *                  temporary table, a form this reading does not know), or null
+ * @param queryStart CREATE TABLE … AS query: where the query starts in the SQL; else -1
  */
-public record SchemaChange(String command, List<Name> names, String unsafe) {
+public record SchemaChange(String command, List<Name> names, String unsafe, int queryStart) {
 
     /** What a name in the statement is. */
     public enum Role {
@@ -84,7 +85,8 @@ public record SchemaChange(String command, List<Name> names, String unsafe) {
             "VARBINARY", "BINARY", "ENUM", "SET", "INT", "INTEGER", "BIGINT", "SMALLINT", "TINYINT", "MEDIUMINT",
             "YEAR", "TEXT", "BLOB", "CLOB", "VARBIT", "ZONE", "IDENTITY", "GEOMETRY", "JSON",
             // clauses followed by a column list or an expression
-            "KEY", "INDEX", "UNIQUE", "PRIMARY", "CHECK", "IN", "INCLUDE", "AS", "ON", "USING", "WITH", "FOREIGN",
+            "KEY", "INDEX", "UNIQUE", "PRIMARY", "CHECK", "IN", "INCLUDE", "AS", "ON", "USING", "WITH", "FOREIGN", "FROM",
+            "SELECT", "WHERE", "EXCEPT", "UNION", "INTERSECT",
             "BY", "DEFAULT", "COLUMNS", "COLUMN", "TABLE", "NOT", "AND", "OR", "ADD", "CONSTRAINT", "VALUES",
             "BTREE", "HASH", "GIN", "GIST", "BRIN", "SPGIST", "FULLTEXT", "SPATIAL", "ALL", "NULLS", "STORED",
             "VIRTUAL", "GENERATED", "ALWAYS", "NOCYCLE", "CYCLE", "START", "INCREMENT", "MINVALUE", "MAXVALUE",
@@ -101,6 +103,7 @@ public record SchemaChange(String command, List<Name> names, String unsafe) {
         private int i;
         private final List<Name> names = new ArrayList<>();
         private String unsafe;
+        private int queryStart = -1;
 
         Reader(List<SqlToken> tokens) {
             this.t = tokens;
@@ -203,7 +206,7 @@ public record SchemaChange(String command, List<Name> names, String unsafe) {
                 return null;
             }
             rest(command);
-            return new SchemaChange(command, names, unsafe);
+            return new SchemaChange(command, names, unsafe, queryStart);
         }
 
         private void ifExists() {
@@ -234,6 +237,10 @@ public record SchemaChange(String command, List<Name> names, String unsafe) {
                     i++;
                     continue;
                 }
+                if (command.equals("CREATE TABLE") && depth == 0 && token.is("AS") && i + 1 < t.size()
+                        && (t.get(i + 1).is("SELECT") || t.get(i + 1).is("WITH") || t.get(i + 1).is("("))) {
+                    queryStart = t.get(i + 1).start();
+                }
                 if (token.is("REFERENCES")) {
                     i++;
                     name(Role.REFERENCED);
@@ -251,7 +258,8 @@ public record SchemaChange(String command, List<Name> names, String unsafe) {
                 }
                 // a query of constants (Flyway's history table on H2: CREATE TABLE … AS SELECT -1, …) gives
                 // every node the same rows; one reading a table would copy rows the peers may not have
-                if (token.is("FROM") && i + 1 < t.size() && !t.get(i + 1).is("DUAL") && unsafe == null) {
+                if (token.is("FROM") && i + 1 < t.size() && t.get(i + 1).isName() && !t.get(i + 1).is("DUAL")
+                        && unsafe == null) {
                     unsafe = "its query reads " + t.get(i + 1).text() + ", whose rows a peer may not have";
                 }
                 if (token.isName() && i + 1 < t.size() && t.get(i + 1).is("(")

@@ -146,7 +146,7 @@ public final class DdlCapture {
             throw e;
         }
         crashPoint.accept("after");
-        publish(raw, tx, p.schema(), p.table(), image(p));
+        publish(raw, tx, p.schema(), p.table(), image(p), p);
         node.committed();
         return result;
     }
@@ -158,6 +158,7 @@ public final class DdlCapture {
         try {
             Object result = execution.proceed();
             write(raw, null, p.schema(), p.table(), image(p));
+            writeRows(raw, null, p);
             if (auto) raw.commit();
             inTransaction[0] = !auto;
             if (auto) node.committed();
@@ -177,20 +178,30 @@ public final class DdlCapture {
     }
 
     private RowImage image(Planned p) {
-        return DdlImage.of(p.sql(), p.change().command(), p.currentSchema(), dialect.name());
+        return DdlImage.of(statementForPeers(p), p.change().command(), p.currentSchema(), dialect.name());
+    }
+
+    /** The statement the peers run: CREATE TABLE … AS query gives them no rows (they come as INSERT LCRs). */
+    static String statementForPeers(Planned p) {
+        int at = p.change().queryStart();
+        if (at < 0) return p.sql();
+        String query = p.sql().substring(at).strip();
+        if (query.endsWith(";")) query = query.substring(0, query.length() - 1);
+        return p.sql().substring(0, at) + "SELECT * FROM (" + query + ") q WHERE 1 = 0";
     }
 
     /**
      * In its own transaction: deletes the intent of {@code tx} (when there is one, only if it was
      * still there: two recoveries never both publish), writes the LCR and commits.
      */
-    private void publish(Connection raw, LockingTransaction tx, String schema, String table, RowImage image)
-            throws SQLException {
+    private void publish(Connection raw, LockingTransaction tx, String schema, String table, RowImage image,
+            Planned rowsOf) throws SQLException {
         boolean auto = raw.getAutoCommit();
         if (auto) raw.setAutoCommit(false);
         try {
             if (new DdlIntents(node).delete(raw, tx.txId()) == 1) {
                 write(raw, tx, schema, table, image);
+                if (rowsOf != null) writeRows(raw, tx, rowsOf);
                 tx.beforeCommit(raw);
             }
             raw.commit();
@@ -210,6 +221,34 @@ public final class DdlCapture {
     /** Inserts the DDL LCR; {@code tx} null on PostgreSQL, where the transaction is the id. */
     private void write(Connection raw, LockingTransaction tx, String schema, String table, RowImage image)
             throws SQLException {
+        write(raw, tx, CommandType.DDL, schema, table, image, null);
+    }
+
+    /**
+     * CREATE TABLE … AS query: the rows the query gave, as INSERT LCRs after the table's DDL LCR
+     * (whose query the peers run for no rows), so that every node has the source's rows.
+     */
+    private void writeRows(Connection raw, LockingTransaction tx, Planned p) throws SQLException {
+        if (p.change().queryStart() < 0) return;
+        try (java.sql.Statement s = raw.createStatement();
+                ResultSet rs = s.executeQuery("SELECT * FROM " + dialect.quote(p.schema()) + "." + dialect.quote(p.table()))) {
+            java.sql.ResultSetMetaData md = rs.getMetaData();
+            List<String> names = new ArrayList<>();
+            for (int c = 1; c <= md.getColumnCount(); c++) names.add(md.getColumnName(c));
+            String vector = Json.write(names);
+            while (rs.next()) {
+                RowImage row = new RowImage();
+                for (int c = 1; c <= md.getColumnCount(); c++) {
+                    io.jdbcrepl.lcr.ValueType type = io.jdbcrepl.lcr.ValueType.of(md.getColumnType(c), md.getColumnTypeName(c));
+                    row.put(names.get(c - 1), type, type.read(rs, c));
+                }
+                write(raw, tx, CommandType.INSERT, p.schema(), p.table(), row, vector);
+            }
+        }
+    }
+
+    private void write(Connection raw, LockingTransaction tx, CommandType command, String schema, String table,
+            RowImage image, String changeVector) throws SQLException {
         String json = dialect.part(LogTableSql.class).jsonParameter();
         String log = node.changeLog().table("repl_log");
         String values = image.valuesJson();
@@ -228,33 +267,35 @@ public final class DdlCapture {
                 }
             }
             try (PreparedStatement ps = raw.prepareStatement("INSERT INTO " + log + " (position, source_node, command_type,"
-                    + " schema_name, table_name, new_values, column_types, signature) VALUES (?, ?, ?, ?, ?, " + json + ", "
-                    + json + ", ?)")) {
+                    + " schema_name, table_name, new_values, column_types, change_vector, signature) VALUES (?, ?, ?, ?, ?, "
+                    + json + ", " + json + ", " + json + ", ?)")) {
                 ps.setLong(1, position);
                 ps.setString(2, node.name());
-                ps.setString(3, CommandType.DDL.name());
+                ps.setString(3, command.name());
                 ps.setString(4, schema);
                 ps.setString(5, table);
                 ps.setString(6, values);
                 ps.setString(7, types);
-                ps.setBytes(8, signature.sign(position, txId, node.name(), CommandType.DDL.name(), schema, table, types,
-                        null, null, values));
+                ps.setString(8, changeVector);
+                ps.setBytes(9, signature.sign(position, txId, node.name(), command.name(), schema, table, types,
+                        changeVector, null, values));
                 ps.executeUpdate();
             }
             return;
         }
         String columns = tx == null ? "" : "tx_id, ";
         try (PreparedStatement ps = raw.prepareStatement("INSERT INTO " + log + " (" + columns + "source_node,"
-                + " command_type, schema_name, table_name, new_values, column_types) VALUES (" + (tx == null ? "" : "?, ")
-                + "?, ?, ?, ?, " + json + ", " + json + ")")) {
+                + " command_type, schema_name, table_name, new_values, column_types, change_vector) VALUES ("
+                + (tx == null ? "" : "?, ") + "?, ?, ?, ?, " + json + ", " + json + ", " + json + ")")) {
             int i = 1;
             if (tx != null) ps.setString(i++, tx.txId());
             ps.setString(i++, node.name());
-            ps.setString(i++, CommandType.DDL.name());
+            ps.setString(i++, command.name());
             ps.setString(i++, schema);
             ps.setString(i++, table);
             ps.setString(i++, values);
-            ps.setString(i, types);
+            ps.setString(i++, types);
+            ps.setString(i, changeVector);
             ps.executeUpdate();
         }
     }
@@ -297,7 +338,7 @@ public final class DdlCapture {
         LockingTransaction tx = LockingTransaction.withId(dialect, node.changeLog(), node.config().logSignature(),
                 intent.txId());
         publish(raw, tx, intent.schema(), intent.table(), RowImage.fromJson(intent.newValues(),
-                RowImage.typesFromJson(DdlImage.of("", "", "", "").typesJson())));
+                RowImage.typesFromJson(DdlImage.of("", "", "", "").typesJson())), null);
     }
 
     private boolean alive(Connection raw, String session) throws SQLException {

@@ -44,7 +44,8 @@ final class DdlIntents {
             ps.setString(4, DdlCapture.tablesJson(p.tables()));
             ps.setString(5, p.schema());
             ps.setString(6, p.table());
-            ps.setString(7, DdlImage.of(p.sql(), p.change().command(), p.currentSchema(), node.dialect().name()).valuesJson());
+            ps.setString(7, DdlImage.of(DdlCapture.statementForPeers(p), p.change().command(), p.currentSchema(),
+                    node.dialect().name()).valuesJson());
             ps.setString(8, fingerprint);
             ps.executeUpdate();
         }

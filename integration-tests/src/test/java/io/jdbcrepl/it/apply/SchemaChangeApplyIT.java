@@ -9,9 +9,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * DDL is not replicated: each node adds the column itself, here past the driver (a migration tool
- * on a plain connection), after both the capture side and the applier had read the table's
- * metadata. The next changes naming the column are captured with it and applied with it.
+ * DDL made past the driver is not replicated: each node adds the column itself, here past the
+ * driver (a migration tool on a plain connection), after both the capture side and the applier had
+ * read the table's metadata. The next changes naming the column are captured with it and applied with it.
  */
 class SchemaChangeApplyIT extends ClusterTest {
 
