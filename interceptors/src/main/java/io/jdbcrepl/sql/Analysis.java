@@ -3,7 +3,8 @@ package io.jdbcrepl.sql;
 /**
  * What {@link SqlClassifier#analyze} found a statement to be: {@link NotDml} (pass it through),
  * {@link Opaque} (it may change rows the SQL does not name) or {@link Dml} (a single-table INSERT,
- * UPDATE or DELETE a capture plan can handle).
+ * UPDATE or DELETE a capture plan can handle) or {@link WithDml} (WITH queries or a main statement
+ * that change rows, each such a single-table change).
  */
-public sealed interface Analysis permits NotDml, Opaque, Dml {
+public sealed interface Analysis permits NotDml, Opaque, Dml, WithDml {
 }

@@ -36,7 +36,8 @@ final class ExplainAnalysis {
                 if (!runs) return NotDml.INSTANCE;
                 Analysis inner = SqlClassifier.analyze(sql.substring(lexer.start()), dialect);
                 if (inner instanceof NotDml) return inner;
-                List<TableRef> tables = inner instanceof Dml d ? List.of(d.target()) : ((Opaque) inner).tablesNamed();
+                List<TableRef> tables = inner instanceof Dml d ? List.of(d.target())
+                        : inner instanceof WithDml w ? w.refusal().tablesNamed() : ((Opaque) inner).tablesNamed();
                 return new Opaque(Reasons.EXPLAIN_ANALYZE, tables);
             }
         }

@@ -19,7 +19,9 @@ import java.util.List;
 
 /**
  * Statements that start with WITH: a query unless the main statement or one of the WITH queries
- * changes rows (PostgreSQL's data-modifying CTEs); those are opaque, naming the tables they change.
+ * changes rows (PostgreSQL's data-modifying CTEs). Those are a {@link WithDml} when each data
+ * change is a single-table INSERT, UPDATE or DELETE that {@link DmlReader} reads, else opaque,
+ * naming the tables they change.
  */
 final class WithAnalysis {
 
@@ -36,6 +38,9 @@ final class WithAnalysis {
                     ? new Opaque(Reasons.unparsed("WITH", e.getMessage()), List.of()) : NotDml.INSTANCE;
         }
         Statement st = parsed.statement();
+        if (st instanceof net.sf.jsqlparser.statement.merge.Merge merge) { // WITH … MERGE
+            return new Opaque(Reasons.MERGE, List.of(reported(merge.getTable())));
+        }
         List<Table> changedByWith = new ArrayList<>();
         List<WithItem<?>> items = st instanceof Select s ? s.getWithItemsList()
                 : st instanceof Insert i ? i.getWithItemsList()
@@ -53,7 +58,91 @@ final class WithAnalysis {
         List<Table> changed = new ArrayList<>(changedByWith);
         if (main != null) changed.add(main);
         String reason = changedByWith.isEmpty() ? Reasons.WITH_DML : Reasons.DATA_MODIFYING_WITH;
-        return new Opaque(reason, changed.stream().map(WithAnalysis::reported).toList());
+        Opaque refusal = new Opaque(reason, changed.stream().map(WithAnalysis::reported).toList());
+        try {
+            WithDml split = split(sql, dialect, refusal);
+            return split == null ? refusal : split;
+        } catch (Refused e) {
+            return new Opaque(e.reason, refusal.tablesNamed());
+        }
+    }
+
+    /** A part that cannot be captured: the whole statement is refused with its reason. */
+    private static final class Refused extends RuntimeException {
+        final String reason;
+
+        Refused(String reason) {
+            super(reason, null, false, false);
+            this.reason = reason;
+        }
+    }
+
+    /**
+     * {@code WITH [RECURSIVE] name [(columns)] AS [[NOT] MATERIALIZED] (query), … main} taken apart;
+     * null for any other shape (SEARCH or CYCLE clauses).
+     */
+    private static WithDml split(String sql, Dialect dialect, Opaque refusal) {
+        SqlLexer lexer = new SqlLexer(sql, dialect, 0);
+        lexer.next(); // WITH
+        int headEnd = lexer.end();
+        lexer.next();
+        if (lexer.isWord("RECURSIVE")) {
+            headEnd = lexer.end();
+            lexer.next();
+        }
+        List<WithDml.Part> queries = new ArrayList<>();
+        while (true) {
+            if (!lexer.isName()) return null;
+            int headerStart = lexer.start();
+            lexer.next();
+            if (lexer.isSymbol('(')) { // the column list
+                if (closing(lexer) < 0) return null;
+                lexer.next();
+            }
+            if (!lexer.isWord("AS")) return null;
+            lexer.next();
+            if (lexer.isWord("NOT")) lexer.next();
+            if (lexer.isWord("MATERIALIZED")) lexer.next();
+            if (!lexer.isSymbol('(')) return null;
+            String header = sql.substring(headerStart, lexer.start()).strip();
+            int bodyStart = lexer.end();
+            int bodyEnd = closing(lexer);
+            if (bodyEnd < 0) return null;
+            queries.add(part(header, sql.substring(bodyStart, bodyEnd), dialect));
+            lexer.next();
+            if (!lexer.isSymbol(',')) break;
+            lexer.next();
+        }
+        if (lexer.kind() != SqlLexer.Kind.WORD && !lexer.isSymbol('(')) return null;
+        WithDml.Part main = part(null, sql.substring(lexer.start()), dialect);
+        int parameters = 0;
+        SqlLexer counter = new SqlLexer(sql, dialect, 0);
+        while (counter.next() != SqlLexer.Kind.END) if (counter.isSymbol('?')) parameters++;
+        return new WithDml(sql, sql.substring(0, headEnd) + " ", queries, main, parameters, refusal);
+    }
+
+    /** From an opening parenthesis to its closing one: the closing one's offset, or -1 when it is missing. */
+    private static int closing(SqlLexer lexer) {
+        int depth = 1;
+        while (depth > 0) {
+            if (lexer.next() == SqlLexer.Kind.END) return -1;
+            if (lexer.isSymbol('(')) depth++;
+            else if (lexer.isSymbol(')')) depth--;
+        }
+        return lexer.start();
+    }
+
+    /** A WITH query or the main statement: an INSERT, UPDATE or DELETE read as one, else a query. */
+    private static WithDml.Part part(String header, String text, Dialect dialect) {
+        SqlLexer lexer = new SqlLexer(text, dialect, 0);
+        lexer.next();
+        if (lexer.kind() == SqlLexer.Kind.WORD && lexer.isWordIn("INSERT", "UPDATE", "DELETE")) {
+            Analysis a = SqlClassifier.dml(text, dialect, lexer.text().toUpperCase(java.util.Locale.ROOT));
+            if (a instanceof Dml dml && dml.delta() == null) return new WithDml.Part(header, text, dml);
+            throw new Refused(a instanceof Opaque o ? o.reason() : Reasons.DATA_MODIFYING_WITH);
+        }
+        if (namesDataChange(text, dialect)) throw new Refused(Reasons.DATA_MODIFYING_WITH); // nested, or MERGE
+        return new WithDml.Part(header, text, null);
     }
 
     private static Table changedTable(ParenthesedStatement statement) {

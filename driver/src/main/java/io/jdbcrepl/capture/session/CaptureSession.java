@@ -2,6 +2,7 @@ package io.jdbcrepl.capture.session;
 
 import io.jdbcrepl.capture.CaptureException;
 import io.jdbcrepl.capture.CaptureMethod;
+import io.jdbcrepl.capture.CaptureSettings;
 import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.capture.locking.LockingPlanner;
 import io.jdbcrepl.keys.KeyArrangement;
@@ -13,6 +14,7 @@ import io.jdbcrepl.sql.Dml;
 import io.jdbcrepl.sql.InsertSource;
 import io.jdbcrepl.sql.LoadData;
 import io.jdbcrepl.sql.NotDml;
+import io.jdbcrepl.sql.WithDml;
 import io.jdbcrepl.sql.Opaque;
 import io.jdbcrepl.sql.SqlClassifier;
 import io.jdbcrepl.sql.TableRef;
@@ -31,6 +33,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.Savepoint;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -314,6 +317,7 @@ public final class CaptureSession implements ConnectionInterceptor {
     private CaptureDecision plan(String sql, String schema) throws SQLException {
         Analysis analysis = SqlClassifier.analyze(sql, node.dialect());
         if (analysis instanceof NotDml) return PASS;
+        if (analysis instanceof WithDml with) return planWith(with, sql, schema);
         if (analysis instanceof Opaque opaque) {
             return loadTarget(sql) != null ? load(sql, schema) : opaque(opaque, sql, schema);
         }
@@ -339,6 +343,34 @@ public final class CaptureSession implements ConnectionInterceptor {
                 // as the database would refuse it, before anything runs
                 throw SqlState.UNDEFINED_COLUMN.exception(unknownColumn.getMessage() + ": " + sql);
             }
+        }
+    }
+
+    /**
+     * WITH queries that change rows, or a WITH before an INSERT, UPDATE or DELETE: rewritten where
+     * the capture rewrites statements (PostgreSQL), refused as before where it takes locks.
+     */
+    private CaptureDecision planWith(WithDml with, String sql, String schema) throws SQLException {
+        if (!(strategy instanceof InStatementStrategy inStatement)) return opaque(with.refusal(), sql, schema);
+        List<TableInfo> tables = new ArrayList<>();
+        List<CaptureSettings> settings = new ArrayList<>();
+        for (Dml dml : with.changes()) {
+            TableRef target = dml.target();
+            String targetSchema = target.schema() == null ? schema : target.foldedSchema(node.dialect());
+            String table = target.foldedName(node.dialect());
+            Optional<TableInfo> info = node.isReplicated(targetSchema, table, schema)
+                    ? node.table(raw, targetSchema, table) : null;
+            if (info != null && info.isEmpty()) return NO_SUCH_TABLE; // the database reports it as usual
+            tables.add(info == null ? null : info.get());
+            settings.add(info == null ? null : node.settings(info.get()));
+        }
+        if (tables.stream().allMatch(java.util.Objects::isNull)) return PASS;
+        try {
+            return new CaptureDecision.InStatement(inStatement.session().planWith(with, tables, settings));
+        } catch (CaptureException e) {
+            return unsupported(e.getMessage(), sql);
+        } catch (IllegalArgumentException unknownColumn) {
+            throw SqlState.UNDEFINED_COLUMN.exception(unknownColumn.getMessage() + ": " + sql);
         }
     }
 
