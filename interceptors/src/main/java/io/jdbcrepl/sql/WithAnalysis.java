@@ -115,10 +115,22 @@ final class WithAnalysis {
         }
         if (lexer.kind() != SqlLexer.Kind.WORD && !lexer.isSymbol('(')) return null;
         WithDml.Part main = part(null, sql.substring(lexer.start()), dialect);
+        // an UPDATE … FROM or DELETE … USING of a WITH query reads that query's rows, not a table's
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (WithDml.Part q : queries) names.add(firstName(q.header(), dialect));
+        queries.replaceAll(q -> q.dml() == null ? q : new WithDml.Part(q.header(), q.text(), q.dml().inWith(names)));
+        if (main.dml() != null) main = new WithDml.Part(null, main.text(), main.dml().inWith(names));
         int parameters = 0;
         SqlLexer counter = new SqlLexer(sql, dialect, 0);
         while (counter.next() != SqlLexer.Kind.END) if (counter.isSymbol('?')) parameters++;
         return new WithDml(sql, sql.substring(0, headEnd) + " ", queries, main, parameters, refusal);
+    }
+
+    /** The name a WITH query's header starts with, lower case. */
+    private static String firstName(String header, Dialect dialect) {
+        SqlLexer lexer = new SqlLexer(header, dialect, 0);
+        lexer.next();
+        return lexer.text().toLowerCase(java.util.Locale.ROOT);
     }
 
     /** From an opening parenthesis to its closing one: the closing one's offset, or -1 when it is missing. */

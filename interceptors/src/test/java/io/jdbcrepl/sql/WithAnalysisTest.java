@@ -67,4 +67,11 @@ class WithAnalysisTest {
     void queriesStayQueries() {
         assertThat(SqlClassifier.analyze("WITH x AS (SELECT 1 FOR UPDATE) SELECT * FROM x", PG)).isSameAs(NotDml.INSTANCE);
     }
+
+    @Test
+    void aWithQueryInAFromListIsNotATable() {
+        WithDml with = withDml("WITH ks AS (SELECT 1 AS lo) UPDATE t SET v = 1 FROM ks, u WHERE t.k = ks.lo AND u.k = t.k", PG);
+        assertThat(with.main().dml().fromRelations()).containsExactly(new FromRelation("ks"),
+                new FromRelation("u", true, "u"));
+    }
 }

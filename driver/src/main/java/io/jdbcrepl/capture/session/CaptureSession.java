@@ -53,6 +53,8 @@ public final class CaptureSession implements ConnectionInterceptor {
     private final PlanCache plans;
     private final Connection raw;
     private final Strategy strategy;
+    /** The decision being made names a replicated table that is not there: not cached (see planWith). */
+    private boolean namesMissingTable;
     private String currentSchema;
     /** PostgreSQL: the open transaction ran a captured statement (its commit wakes the peers). */
     private boolean capturedInTransaction;
@@ -308,9 +310,10 @@ public final class CaptureSession implements ConnectionInterceptor {
         String schema = currentSchema();
         CaptureDecision cached = plans.get(schema, sql);
         if (cached != null) return cached;
+        namesMissingTable = false;
         CaptureDecision decision = plan(sql, schema);
         if (decision == NO_SUCH_TABLE) return PASS; // not cached: a table created later must be captured
-        plans.put(schema, sql, decision);
+        if (!namesMissingTable) plans.put(schema, sql, decision);
         return decision;
     }
 
@@ -351,6 +354,8 @@ public final class CaptureSession implements ConnectionInterceptor {
      * the capture rewrites statements (PostgreSQL), refused as before where it takes locks.
      */
     private CaptureDecision planWith(WithDml with, String sql, String schema) throws SQLException {
+        // each change on a table that exists as named is captured; the decision is not cached when
+        // one names a table that does not exist there, which may be created (or be temporary) later
         if (!(strategy instanceof InStatementStrategy inStatement)) return opaque(with.refusal(), sql, schema);
         List<TableInfo> tables = new ArrayList<>();
         List<CaptureSettings> settings = new ArrayList<>();
@@ -359,10 +364,11 @@ public final class CaptureSession implements ConnectionInterceptor {
             String targetSchema = target.schema() == null ? schema : target.foldedSchema(node.dialect());
             String table = target.foldedName(node.dialect());
             Optional<TableInfo> info = node.isReplicated(targetSchema, table, schema)
-                    ? node.table(raw, targetSchema, table) : null;
-            if (info != null && info.isEmpty()) return NO_SUCH_TABLE; // the database reports it as usual
-            tables.add(info == null ? null : info.get());
-            settings.add(info == null ? null : node.settings(info.get()));
+                    ? node.table(raw, targetSchema, table) : Optional.empty();
+            // not there: a temporary table (in a schema of its own), or the database reports it as usual
+            namesMissingTable |= node.isReplicated(targetSchema, table, schema) && info.isEmpty();
+            tables.add(info.orElse(null));
+            settings.add(info.isEmpty() ? null : node.settings(info.get()));
         }
         if (tables.stream().allMatch(java.util.Objects::isNull)) return PASS;
         try {
