@@ -35,7 +35,7 @@ final class WithAnalysis {
             parsed = Parsed.parse(sql, sql, dialect);
         } catch (UnreadableSqlException e) {
             return namesDataChange(sql, dialect)
-                    ? new Opaque(Reasons.unparsed("WITH", e.getMessage()), List.of()) : NotDml.INSTANCE;
+                    ? new Opaque(Reasons.unparsed("WITH", e.getMessage()), guessedTables(sql, dialect)) : NotDml.INSTANCE;
         }
         Statement st = parsed.statement();
         if (st instanceof net.sf.jsqlparser.statement.merge.Merge merge) { // WITH … MERGE
@@ -173,14 +173,32 @@ final class WithAnalysis {
 
     /** For SQL the parser cannot read: an INSERT, UPDATE, DELETE or MERGE keyword anywhere in it. */
     private static boolean namesDataChange(String sql, Dialect dialect) {
+        return !dataChanges(sql, dialect).isEmpty();
+    }
+
+    /** The tables the data changes in {@code sql} name, or an empty list when one of them cannot be told. */
+    private static List<TableRef> guessedTables(String sql, Dialect dialect) {
+        List<TableRef> tables = new ArrayList<>();
+        for (int at : dataChanges(sql, dialect)) {
+            List<TableRef> named = TargetGuess.tables(sql, at, dialect);
+            if (named.isEmpty()) return List.of();
+            tables.addAll(named);
+        }
+        return tables;
+    }
+
+    /** The offsets of the INSERT, UPDATE, DELETE and MERGE keywords in {@code sql} that change rows. */
+    private static List<Integer> dataChanges(String sql, Dialect dialect) {
+        List<Integer> out = new ArrayList<>();
         SqlLexer lexer = new SqlLexer(sql, dialect, 0);
         boolean lockingClause = false; // FOR [NO KEY] UPDATE locks rows, changes none
         while (lexer.next() != SqlLexer.Kind.END) {
-            if (lexer.isWordIn("DELETE", "MERGE") || (lexer.isWord("UPDATE") && !lockingClause)) return true;
+            int at = lexer.start();
+            if (lexer.isWordIn("DELETE", "MERGE") || (lexer.isWord("UPDATE") && !lockingClause)) out.add(at);
             // INSERT(…) is MySQL's string function
-            if (lexer.isWord("INSERT") && lexer.next() != SqlLexer.Kind.END && !lexer.isSymbol('(')) return true;
+            if (lexer.isWord("INSERT") && lexer.next() != SqlLexer.Kind.END && !lexer.isSymbol('(')) out.add(at);
             lockingClause = lexer.isWordIn("FOR", "KEY");
         }
-        return false;
+        return out;
     }
 }
