@@ -54,9 +54,19 @@ class WithQueriesCaptureIT {
     /** Hibernate's bulk delete on a JOINED hierarchy: the child's rows, then the parent's, one statement. */
     @Test
     void deletesOfAChildAndItsParentInOneStatement() throws Exception {
+        deletesOfAChildAndItsParent(Map.of());
+    }
+
+    /** The same with signed LCRs (repl.log.key): each log insert signs its rows, still in the order written. */
+    @Test
+    void deletesOfAChildAndItsParentSigned() throws Exception {
+        deletesOfAChildAndItsParent(Map.of("repl.log.key", "correct horse battery staple"));
+    }
+
+    private void deletesOfAChildAndItsParent(Map<String, String> repl) throws Exception {
         Sandbox box = pair.sandbox(ITEM, DETAIL);
         box.seed(SEED, SEED_DETAILS);
-        box.compare((c, t) -> {
+        box.compare(repl, (c, t) -> {
             try (PreparedStatement ps = c.prepareStatement("with id_cte (id) as materialized (select i.id from item i"
                     + " left join detail d on d.id = i.id where i.qty <= ?), delete_detail (id) as (delete from detail d"
                     + " where d.id in (select id.id from id_cte id) returning id), delete_item (id) as (delete from item i"
@@ -71,6 +81,8 @@ class WithQueriesCaptureIT {
         box.assertTransactions(
                 tx(delete("detail", "id=" + i(1) + ", size=" + i(10)), delete("detail", "id=" + i(2) + ", size=" + i(20)),
                         delete("item", item(1, "a", 1, null)), delete("item", item(2, "b", 2, "x"))));
+        assertThat(tablesInLogOrder(box)).as("the child's rows first, as written: a peer applies them one by one")
+                .containsExactly("detail", "detail", "item", "item");
         box.assertLogReplays(KEYS, "item", "detail");
     }
 
@@ -97,6 +109,7 @@ class WithQueriesCaptureIT {
                                 "qty=" + i(20) + ", note=" + s("big"), "qty, note"),
                         update("item", "id=" + i(4) + ", qty=" + i(4) + ", note=" + s("y"),
                                 "qty=" + i(40) + ", note=" + s("big"), "qty, note")));
+        assertThat(tablesInLogOrder(box)).containsExactly("detail", "detail", "item", "item");
         box.assertLogReplays(KEYS, "item", "detail");
     }
 
@@ -156,6 +169,11 @@ class WithQueriesCaptureIT {
         box.assertTransactions(
                 tx(insert("item", item(7, "g", 7, null), ITEM_COLUMNS), insert("detail", "id=" + i(7) + ", size=" + i(70), "id, size")));
         box.assertLogReplays(KEYS, "item", "detail");
+    }
+
+    /** The table of each LCR, in log position order. */
+    private static List<String> tablesInLogOrder(Sandbox box) throws SQLException {
+        return box.briefs().stream().map(b -> b.split(" ")[1]).toList();
     }
 
     static List<String> rows(ResultSet rs) throws SQLException {
