@@ -309,9 +309,9 @@ class HibernateIT extends ClusterTest {
     }
 
     /**
-     * A transaction run again after a deadlock (SQLState 40001), as an application must on MariaDB:
-     * a bulk statement's locking read over a table can deadlock with the applier inserting the
-     * peer's rows into it, with or without capture.
+     * A transaction run again after a deadlock (SQLState 40001), as an application must be ready to
+     * on MariaDB: a bulk statement's locking read (IN over Hibernate's temporary table of ids) met
+     * the applier inserting the peer's rows into the same table and deadlocked once in the first runs.
      */
     private static int retrying(SessionFactory sf, java.util.function.Function<org.hibernate.Session, Integer> work) {
         for (int attempt = 1; ; attempt++) {
