@@ -258,23 +258,29 @@ class HibernateIT extends ClusterTest {
     private void joinedInheritance(Vendor vendor) throws Exception {
         start(vendor, "hibjoin");
         int[] counts = new int[6];
-        concurrently(node -> {
+        concurrently(node -> factories.get(node).inTransaction(s -> {
+            long base = (node + 1) * 100_000L;
+            for (int i = 0; i < ROWS; i++) {
+                long id = base + i;
+                s.persist(i % 2 == 0 ? new Dog(id, "dog " + id, i) : new Cat(id, "cat " + id, 9));
+            }
+        }));
+        cluster.waitForAll();
+        // The bulk statements node by node, each while the other node's applier is idle: on MariaDB
+        // the locking read of Hibernate's DELETE x FROM t x WHERE id IN (SELECT …) locks the whole
+        // table and deadlocks again and again with an applier inserting into it (an open issue of the
+        // MariaDB capture, not of WITH).
+        for (int node = 0; node < 2; node++) {
             SessionFactory sf = factories.get(node);
             long base = (node + 1) * 100_000L;
-            sf.inTransaction(s -> {
-                for (int i = 0; i < ROWS; i++) {
-                    long id = base + i;
-                    s.persist(i % 2 == 0 ? new Dog(id, "dog " + id, i) : new Cat(id, "cat " + id, 9));
-                }
-            });
-            int updated = retrying(sf, s -> s.createMutationQuery(
+            counts[node * 3] = sf.fromTransaction(s -> s.createMutationQuery(
                     "update Dog d set d.name = concat(d.name, ' (bulk)'), d.barks = d.barks + 1, d.age = 3"
                             + " where d.id >= :from and d.id < :to and mod(d.barks, 4) = 0")
                     .setParameter("from", base).setParameter("to", base + ROWS).executeUpdate());
-            int catsDeleted = retrying(sf, s -> s.createMutationQuery(
+            counts[node * 3 + 1] = sf.fromTransaction(s -> s.createMutationQuery(
                     "delete from Cat c where c.id >= :from and c.id < :to and mod(c.id, 4) = 1")
                     .setParameter("from", base).setParameter("to", base + ROWS).executeUpdate());
-            int animalsDeleted = retrying(sf, s -> s.createMutationQuery(
+            counts[node * 3 + 2] = sf.fromTransaction(s -> s.createMutationQuery(
                     "delete from Animal a where a.id >= :from and a.id < :to and mod(a.id, 5) = 0")
                     .setParameter("from", base).setParameter("to", base + ROWS).executeUpdate());
             // rolled back: nothing of it may reach the log or the peer
@@ -284,16 +290,21 @@ class HibernateIT extends ClusterTest {
                         .setParameter("from", base).setParameter("to", base + ROWS).executeUpdate();
                 s.getTransaction().rollback();
             });
-            counts[node * 3] = updated;
-            counts[node * 3 + 1] = catsDeleted;
-            counts[node * 3 + 2] = animalsDeleted;
-        });
-        cluster.waitForAll();
+            cluster.waitForAll();
+        }
         // ids base + i (base divisible by 20): dogs at even i with barks = i, cats at odd i;
         // updated dogs i % 4 == 0 (10); deleted cats i % 4 == 1 (10); deleted animals i % 5 == 0:
         // dogs 0, 10, 20, 30 and the cats 15, 35 still there
         assertThat(counts).containsExactly(10, 10, 6, 10, 10, 6);
         for (String table : List.of("hib_animal", "hib_dog", "hib_cat")) assertIdentical(table);
+        // each node's own LCRs: every changed row once, nothing of the rolled-back delete, nothing of
+        // the temporary tables of ids Hibernate fills on MariaDB and H2
+        for (int i = 0; i < cluster.size(); i++) {
+            assertThat(lcrCounts(i)).as("LCRs captured at " + Cluster.name(i)).containsExactly(
+                    "DELETE hib_animal 16", "DELETE hib_cat 12", "DELETE hib_dog 4",
+                    "INSERT hib_animal 40", "INSERT hib_cat 20", "INSERT hib_dog 20",
+                    "UPDATE hib_animal 10", "UPDATE hib_dog 10");
+        }
         long dogs = ROWS / 2 - 4;
         long cats = ROWS / 2 - 10 - 2;
         assertThat(cluster.count(1, "SELECT count(*) FROM hib_dog")).isEqualTo(2 * dogs);
@@ -306,23 +317,6 @@ class HibernateIT extends ClusterTest {
             assertThat(d.name).isEqualTo("dog 100004 (bulk)");
             assertThat(d.barks).isEqualTo(5);
         });
-    }
-
-    /**
-     * A transaction run again after a deadlock (SQLState 40001), as an application must be ready to
-     * on MariaDB: a bulk statement's locking read (IN over Hibernate's temporary table of ids) met
-     * the applier inserting the peer's rows into the same table and deadlocked once in the first runs.
-     */
-    private static int retrying(SessionFactory sf, java.util.function.Function<org.hibernate.Session, Integer> work) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return sf.fromTransaction(work);
-            } catch (RuntimeException e) {
-                Throwable t = e;
-                while (t != null && !(t instanceof SQLException sql && "40001".equals(sql.getSQLState()))) t = t.getCause();
-                if (t == null || attempt == 5) throw e;
-            }
-        }
     }
 
     private void elementCollection(Vendor vendor) throws Exception {
@@ -432,6 +426,21 @@ class HibernateIT extends ClusterTest {
         TableVerifier.Report report = cluster.verify(table);
         assertThat(report.differences()).as("differences in " + table).isEmpty();
         assertThat(report.nodes()).allSatisfy(n -> assertThat(n.rows()).isPositive());
+    }
+
+    /** The node's own LCRs counted by command and table: {@code "DELETE hib_cat 12"}, sorted. */
+    private List<String> lcrCounts(int node) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = cluster.db(node).openRaw(); java.sql.PreparedStatement ps = c.prepareStatement(
+                cluster.db(node).driverTables("SELECT command_type, lower(table_name), count(*) FROM repl_log"
+                        + " WHERE source_node = ? GROUP BY command_type, lower(table_name)"))) {
+            ps.setString(1, Cluster.name(node));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) out.add(rs.getString(1) + " " + rs.getString(2) + " " + rs.getLong(3));
+            }
+        }
+        out.sort(null);
+        return out;
     }
 
     /** A table without a key: the same rows, duplicates counted, on every node. */
