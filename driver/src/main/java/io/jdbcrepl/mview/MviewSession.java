@@ -154,7 +154,8 @@ public final class MviewSession implements StandbyInterceptor {
             Analysis a = SqlClassifier.analyze(sql, dialect);
             List<TableRef> refs = a instanceof Dml dml ? List.of(dml.target())
                     : a instanceof io.jdbcrepl.sql.MultiTableDml multi ? multi.changedTables()
-                    : a instanceof Opaque o ? o.tablesNamed() : List.of();
+                    : a instanceof Opaque o ? o.tablesNamed()
+                    : a instanceof io.jdbcrepl.sql.WithDml with ? with.refusal().tablesNamed() : List.of();
             for (TableRef r : refs) named.add(new Name(r.schema() == null ? null : r.foldedSchema(dialect), r.foldedName(dialect)));
             if (TARGETS.size() > MAX_CACHED_SQL) TARGETS.clear();
             TARGETS.put(key, List.copyOf(named));

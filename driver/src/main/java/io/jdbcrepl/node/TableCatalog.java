@@ -28,7 +28,7 @@ public final class TableCatalog {
     }
 
     /**
-     * Loads a table, or empty when it does not exist. {@code schema} and {@code table} are stored
+     * Loads a table, or empty when it does not exist or is temporary. {@code schema} and {@code table} are stored
      * names (already folded); {@code keyOverride} is the substitute key, or null for the primary key.
      */
     public static Optional<TableInfo> load(Connection connection, Dialect dialect, String schema, String table,
@@ -57,6 +57,17 @@ public final class TableCatalog {
             columns.addAll(ordered.values());
         }
         if (columns.isEmpty()) return Optional.empty();
+        // A temporary table's rows live in one session (Hibernate's tables of ids for bulk HQL): not
+        // replicated, as PostgreSQL's and MariaDB's, which these look-ups do not find, are not
+        try (ResultSet rs = md.getTables(catalog, schemaPattern, tablePattern, null)) {
+            while (rs.next()) {
+                String type = rs.getString("TABLE_TYPE");
+                if (table.equals(rs.getString("TABLE_NAME")) && type != null && type.toUpperCase(java.util.Locale.ROOT)
+                        .contains("TEMPORARY")) {
+                    return Optional.empty();
+                }
+            }
+        }
 
         List<String> key = keyOverride;
         if (key == null || key.isEmpty()) {

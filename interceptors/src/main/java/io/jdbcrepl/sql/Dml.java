@@ -86,6 +86,19 @@ public record Dml(String sql, CommandType command, TableRef target, boolean only
                 returningAll, parameterCount, delta);
     }
 
+    /**
+     * The same statement inside a WITH whose queries are named {@code queries} (lower case): a FROM
+     * or USING relation that names one of them is a WITH query's rows, not a table's.
+     */
+    public Dml inWith(java.util.Set<String> queries) {
+        List<FromRelation> relations = fromRelations.stream().map(r -> r.table() && r.tableName() != null
+                && queries.contains(r.tableName().toLowerCase(java.util.Locale.ROOT)) ? new FromRelation(r.name()) : r)
+                .toList();
+        return new Dml(sql, command, target, only, ignore, assignedColumns, set, assignments, insertSource, onConflict,
+                onDuplicateKeyUpdate, from, relations, where, whereHasSubquery, orderBy, limit, returning,
+                returningAll, parameterCount, delta);
+    }
+
     /** The WHERE condition as written, or null. */
     public String whereText() {
         return where == null ? null : where.text();

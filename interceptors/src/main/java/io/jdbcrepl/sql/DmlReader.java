@@ -353,11 +353,11 @@ final class DmlReader {
         if (item instanceof Table t) {
             out.add(relation(t));
         } else if (item instanceof ParenthesedSelect s && s.getAlias() != null) {
-            out.add(new FromRelation(s.getAlias().getName(), false));
+            out.add(new FromRelation(s.getAlias().getName()));
         } else if (item instanceof ParenthesedFromItem p && p.getAlias() != null) {
             // (VALUES …) AS v(a, b) reads this way; an aliased join does not name its tables
             if (!(p.getFromItem() instanceof Select) || hasAny(p.getJoins())) return false;
-            out.add(new FromRelation(p.getAlias().getName(), false));
+            out.add(new FromRelation(p.getAlias().getName()));
         } else if (item instanceof ParenthesedFromItem p) {
             if (!relations(p.getFromItem(), p.getJoins(), out)) return false;
         } else {
@@ -373,7 +373,8 @@ final class DmlReader {
 
     /** A table of a FROM list: the rest of the statement calls it by its alias, else its name, as written. */
     private static FromRelation relation(Table t) {
-        return new FromRelation(t.getAlias() != null ? t.getAlias().getName() : t.getName(), true);
+        return new FromRelation(t.getAlias() != null ? t.getAlias().getName() : t.getName(), true,
+                t.getSchemaName() == null ? t.getName() : null);
     }
 
     /** {@code SET (a, b) = (SELECT …)}: one subquery for several columns. */

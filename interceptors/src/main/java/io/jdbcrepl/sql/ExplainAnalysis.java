@@ -37,7 +37,8 @@ final class ExplainAnalysis {
                 Analysis inner = SqlClassifier.analyze(sql.substring(lexer.start()), dialect);
                 if (inner instanceof NotDml) return inner;
                 List<TableRef> tables = inner instanceof Dml d ? List.of(d.target())
-                        : inner instanceof MultiTableDml m ? m.changedTables() : ((Opaque) inner).tablesNamed();
+                        : inner instanceof MultiTableDml m ? m.changedTables()
+                        : inner instanceof WithDml w ? w.refusal().tablesNamed() : ((Opaque) inner).tablesNamed();
                 return new Opaque(Reasons.EXPLAIN_ANALYZE, tables);
             }
         }

@@ -163,7 +163,8 @@ public final class SqlClassifier {
             changes = true;
             if (a instanceof Opaque routine && routine.routine()) return routine; // refused as a whole
             List<TableRef> named = a instanceof Dml dml ? List.of(dml.target())
-                    : a instanceof MultiTableDml multi ? multi.changedTables() : ((Opaque) a).tablesNamed();
+                    : a instanceof MultiTableDml multi ? multi.changedTables()
+                    : a instanceof WithDml with ? with.refusal().tablesNamed() : ((Opaque) a).tablesNamed();
             allKnown &= !named.isEmpty();
             tables.addAll(named);
         }
@@ -217,7 +218,7 @@ public final class SqlClassifier {
         return query ? NotDml.INSTANCE : Opaque.routine(Reasons.CALL);
     }
 
-    private static Analysis dml(String sql, Dialect dialect, String keyword) {
+    static Analysis dml(String sql, Dialect dialect, String keyword) {
         String input = sql;
         boolean only = false;
         if (dialect.part(SqlSyntax.class).onlyKeyword()) { // JSqlParser does not know UPDATE ONLY t / DELETE FROM ONLY t

@@ -18,10 +18,18 @@ final class Analyses {
         return (Dml) a;
     }
 
+    /** The statement's refusal; for a WITH statement that changes rows, where it is not captured. */
     static Opaque opaque(String sql, Dialect dialect) {
         Analysis a = SqlClassifier.analyze(sql, dialect);
+        if (a instanceof WithDml with) return with.refusal();
         assertThat(a).as("%s on %s", sql, dialect).isInstanceOf(Opaque.class);
         return (Opaque) a;
+    }
+
+    static WithDml withDml(String sql, Dialect dialect) {
+        Analysis a = SqlClassifier.analyze(sql, dialect);
+        assertThat(a).as("%s on %s", sql, dialect).isInstanceOf(WithDml.class);
+        return (WithDml) a;
     }
 
     static SqlFragment fragment(String text, Integer... parameters) {

@@ -2,6 +2,7 @@ package io.jdbcrepl.capture.session;
 
 import io.jdbcrepl.capture.CaptureException;
 import io.jdbcrepl.capture.CaptureMethod;
+import io.jdbcrepl.capture.CaptureSettings;
 import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.capture.ddl.DdlCapture;
 import io.jdbcrepl.capture.locking.LockingPlanner;
@@ -16,6 +17,7 @@ import io.jdbcrepl.sql.InsertSource;
 import io.jdbcrepl.sql.LoadData;
 import io.jdbcrepl.sql.MultiTableDml;
 import io.jdbcrepl.sql.NotDml;
+import io.jdbcrepl.sql.WithDml;
 import io.jdbcrepl.sql.Opaque;
 import io.jdbcrepl.sql.SchemaChange;
 import io.jdbcrepl.sql.SqlClassifier;
@@ -35,6 +37,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.Savepoint;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -54,6 +57,8 @@ public final class CaptureSession implements ConnectionInterceptor {
     private final PlanCache plans;
     private final Connection raw;
     private final Strategy strategy;
+    /** The decision being made names a replicated table that is not there: not cached (see planWith). */
+    private boolean namesMissingTable;
     private String currentSchema;
     /** PostgreSQL: the open transaction ran a captured statement (its commit wakes the peers). */
     private boolean capturedInTransaction;
@@ -340,9 +345,10 @@ public final class CaptureSession implements ConnectionInterceptor {
         String schema = currentSchema();
         CaptureDecision cached = plans.get(schema, sql);
         if (cached != null) return cached;
+        namesMissingTable = false;
         CaptureDecision decision = plan(sql, schema);
         if (decision == NO_SUCH_TABLE) return PASS; // not cached: a table created later must be captured
-        plans.put(schema, sql, decision);
+        if (!namesMissingTable) plans.put(schema, sql, decision);
         return decision;
     }
 
@@ -350,6 +356,7 @@ public final class CaptureSession implements ConnectionInterceptor {
         Analysis analysis = SqlClassifier.analyze(sql, node.dialect());
         if (analysis instanceof NotDml) return PASS;
         if (analysis instanceof MultiTableDml multi) return multiTable(multi, sql, schema);
+        if (analysis instanceof WithDml with) return planWith(with, sql, schema);
         if (analysis instanceof Opaque opaque) {
             return loadTarget(sql) != null ? load(sql, schema) : opaque(opaque, sql, schema);
         }
@@ -411,6 +418,37 @@ public final class CaptureSession implements ConnectionInterceptor {
     private static String opaqueReason(String sql) {
         return "A multi-table UPDATE or DELETE cannot be captured on this database: change one table per statement: "
                 + abbreviate(sql);
+    }
+
+    /**
+     * WITH queries that change rows, or a WITH before an INSERT, UPDATE or DELETE: rewritten where
+     * the capture rewrites statements (PostgreSQL), refused as before where it takes locks.
+     */
+    private CaptureDecision planWith(WithDml with, String sql, String schema) throws SQLException {
+        // each change on a table that exists as named is captured; the decision is not cached when
+        // one names a table that does not exist there, which may be created (or be temporary) later
+        if (!(strategy instanceof InStatementStrategy inStatement)) return opaque(with.refusal(), sql, schema);
+        List<TableInfo> tables = new ArrayList<>();
+        List<CaptureSettings> settings = new ArrayList<>();
+        for (Dml dml : with.changes()) {
+            TableRef target = dml.target();
+            String targetSchema = target.schema() == null ? schema : target.foldedSchema(node.dialect());
+            String table = target.foldedName(node.dialect());
+            Optional<TableInfo> info = node.isReplicated(targetSchema, table, schema)
+                    ? node.table(raw, targetSchema, table) : Optional.empty();
+            // not there: a temporary table (in a schema of its own), or the database reports it as usual
+            namesMissingTable |= node.isReplicated(targetSchema, table, schema) && info.isEmpty();
+            tables.add(info.orElse(null));
+            settings.add(info.isEmpty() ? null : node.settings(info.get()));
+        }
+        if (tables.stream().allMatch(java.util.Objects::isNull)) return PASS;
+        try {
+            return new CaptureDecision.InStatement(inStatement.session().planWith(with, tables, settings));
+        } catch (CaptureException e) {
+            return unsupported(e.getMessage(), sql);
+        } catch (IllegalArgumentException unknownColumn) {
+            throw SqlState.UNDEFINED_COLUMN.exception(unknownColumn.getMessage() + ": " + sql);
+        }
     }
 
     /** A capture plan; IllegalArgumentException when the statement names a column the table lacks. */

@@ -4,11 +4,13 @@ import io.jdbcrepl.capture.CaptureMethod;
 import io.jdbcrepl.capture.CaptureSettings;
 import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.sql.Dml;
+import io.jdbcrepl.sql.WithDml;
 import io.jdbcrepl.intercept.StatementInterceptor;
 import io.jdbcrepl.node.Node;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 
 /**
  * Capture that rewrites a statement into one that changes the rows and logs them in the same
@@ -25,6 +27,15 @@ public interface InStatementCapture {
 
         /** The rewrite of {@code dml} on {@code table}; a CaptureException when it cannot be captured (an IllegalArgumentException when it names a column the table lacks). */
         Plan plan(Dml dml, TableInfo table, CaptureSettings settings) throws SQLException;
+
+        /**
+         * The rewrite of a statement with data-modifying WITH queries ({@link WithDml}); {@code tables}
+         * and {@code settings} per {@link WithDml#changes()}, null where a change is not on a replicated
+         * table. A CaptureException when it cannot be captured: by default, the statement's refusal.
+         */
+        default Plan planWith(WithDml with, List<TableInfo> tables, List<CaptureSettings> settings) throws SQLException {
+            throw new io.jdbcrepl.capture.CaptureException(with.refusal().reason());
+        }
 
         /** Runs {@code plan} for one statement of {@code capture}'s connection. */
         StatementInterceptor interceptor(Plan plan, CaptureSession capture);

@@ -5,6 +5,7 @@ import io.jdbcrepl.capture.TableInfo;
 import io.jdbcrepl.capture.session.CaptureSession;
 import io.jdbcrepl.capture.session.InStatementCapture;
 import io.jdbcrepl.sql.Dml;
+import io.jdbcrepl.sql.WithDml;
 import io.jdbcrepl.config.LogSignature;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.intercept.StatementInterceptor;
@@ -15,6 +16,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.HexFormat;
+import java.util.List;
 
 /** PostgreSQL: each captured statement becomes one data-modifying CTE ({@link PostgresCapture}), run by {@link PostgresStatementCapture}. */
 final class PostgresInStatementCapture implements InStatementCapture {
@@ -28,7 +30,7 @@ final class PostgresInStatementCapture implements InStatementCapture {
         return new PostgresSession(capture, node);
     }
 
-    /** A statement's rewrite, with what its generated keys' rewrite needs. */
+    /** A statement's rewrite, with what its generated keys' rewrite needs (no dml: a WITH statement's, which has none). */
     private record PostgresPlan(CapturePlan plan, Dml dml, TableInfo table) implements Plan {
 
         @Override
@@ -42,6 +44,13 @@ final class PostgresInStatementCapture implements InStatementCapture {
         @Override
         public Plan plan(Dml dml, TableInfo table, CaptureSettings settings) throws SQLException {
             return new PostgresPlan(capture.plan(dml, table, settings), dml, table);
+        }
+
+        /** The first replicated table stands for the statement where a message names one. */
+        @Override
+        public Plan planWith(WithDml with, List<TableInfo> tables, List<CaptureSettings> settings) throws SQLException {
+            TableInfo first = tables.stream().filter(java.util.Objects::nonNull).findFirst().orElseThrow();
+            return new PostgresPlan(capture.planWith(with, tables, settings), null, first);
         }
 
         @Override

@@ -46,8 +46,9 @@ class DriverSchemaIT extends ClusterTest {
     @ParameterizedTest(name = "{0}")
     @EnumSource(value = Vendor.class, names = {"POSTGRESQL", "MARIADB"})
     void flywayMigratesTheEmptyApplicationSchemaOfANode(Vendor vendor) throws Exception {
-        // each node's application runs its own migrations: Flyway's history stays local
-        cluster = new Cluster(databases.nodes(vendor, "flyway", 2), Map.of("repl.exclude", "flyway_schema_history"));
+        // each node's application runs its own migrations (repl.ddl=local): Flyway's history stays local
+        cluster = new Cluster(databases.nodes(vendor, "flyway", 2), Map.of("repl.exclude", "flyway_schema_history",
+                "repl.ddl", "local"));
         cluster.ddl(v -> List.of()); // installs the driver's tables on both nodes
         try (Connection c = cluster.db(1).openRaw(); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE shop_item (id INT PRIMARY KEY, name VARCHAR(40) NOT NULL)"); // n2's own V1
@@ -99,10 +100,10 @@ class DriverSchemaIT extends ClusterTest {
             assertThat(s.executeUpdate("INSERT INTO note VALUES (1, 'x')")).isEqualTo(1);
         }
         try (Connection raw = db.openRaw(); Statement s = raw.createStatement();
-                ResultSet rs = s.executeQuery(db.driverTables("SELECT table_name FROM repl_log"))) {
+                ResultSet rs = s.executeQuery(db.driverTables("SELECT command_type, table_name FROM repl_log ORDER BY position"))) {
             List<String> logged = new ArrayList<>();
-            while (rs.next()) logged.add(rs.getString(1).toLowerCase(Locale.ROOT));
-            assertThat(logged).containsExactly("note");
+            while (rs.next()) logged.add(rs.getString(1) + " " + rs.getString(2).toLowerCase(Locale.ROOT));
+            assertThat(logged).containsExactly("DDL note", "INSERT note");
         }
     }
 

@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class SchemaVersionIT extends ClusterTest {
 
-    private static final int CURRENT = 4;
+    private static final int CURRENT = 5;
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(value = Vendor.class, names = {"POSTGRESQL", "MARIADB", "H2"})

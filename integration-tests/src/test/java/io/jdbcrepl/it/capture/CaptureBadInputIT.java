@@ -56,8 +56,12 @@ class CaptureBadInputIT {
                 "UPDATE item SET qty = 0 FROM price JOIN price AS p2 USING (item_id) WHERE price.item_id = item.id",
                 "DELETE FROM item USING (SELECT item_id FROM price) AS p WHERE p.item_id = item.id",
                 "MERGE INTO item i USING price p ON p.item_id = i.id WHEN MATCHED THEN UPDATE SET qty = 0",
-                "WITH x AS (SELECT 1 AS id) UPDATE item SET qty = 0 WHERE id IN (SELECT id FROM x)",
-                "WITH d AS (DELETE FROM item WHERE id = 1 RETURNING *) SELECT * FROM d",
+                // WITH before MERGE, an upsert inside WITH, a WITH inside a WITH query (other WITH forms are captured)
+                "WITH x AS (SELECT 1 AS id) MERGE INTO item i USING x ON x.id = i.id WHEN MATCHED THEN UPDATE SET qty = 0",
+                "WITH x AS (INSERT INTO item VALUES (1, 'c', 3, NULL) ON CONFLICT (id) DO UPDATE SET qty = 0 RETURNING id)"
+                        + " SELECT * FROM x",
+                "WITH d AS (WITH y AS (SELECT 1 AS id) DELETE FROM item WHERE id IN (SELECT id FROM y) RETURNING *)"
+                        + " SELECT * FROM d",
                 "TRUNCATE item",
                 "INSERT INTO item VALUES (3, 'c', 3, NULL); UPDATE item SET qty = 0",
                 "UPDATE item SET (qty, note) = (SELECT 7, 'row') WHERE id = 1",

@@ -14,6 +14,7 @@ import io.jdbcrepl.sql.FromRelation;
 import io.jdbcrepl.sql.InsertSource;
 import io.jdbcrepl.sql.OnConflict;
 import io.jdbcrepl.sql.SqlFragment;
+import io.jdbcrepl.sql.WithDml;
 import io.jdbcrepl.intercept.SqlState;
 import io.jdbcrepl.lcr.Json;
 import io.jdbcrepl.lcr.ValueType;
@@ -56,6 +57,17 @@ public final class PostgresCapture {
     private final String node;
     /** repl.log.key is set: the sequence behind repl_log.position, else null (LCRs are not signed). */
     private final String positionSequence;
+    /** The names of the CTEs of the changed rows and of the log insert: a WITH query's own ones inside a WITH. */
+    private final String changed;
+    private final String logged;
+    /** Planning a data-modifying WITH query: its header as written ({@code name [(columns)] AS}), else null. */
+    private final String withQuery;
+    /**
+     * Inside a WITH: the log insert of the data change written before this one, which this one's
+     * log insert waits for, so that the log has the changes in the order the statement lists them
+     * (PostgreSQL runs a statement's WITH queries in an order of its own); else null.
+     */
+    private final String loggedBefore;
 
     /**
      * @param logTable the change log, quoted and qualified as it should appear in SQL
@@ -72,9 +84,18 @@ public final class PostgresCapture {
      *                         session settings {@link #INNER_PAD_SETTING} and {@link #OUTER_PAD_SETTING}
      */
     public PostgresCapture(String logTable, String node, String positionSequence) {
+        this(logTable, node, positionSequence, "", null, null);
+    }
+
+    private PostgresCapture(String logTable, String node, String positionSequence, String suffix, String withQuery,
+            String loggedBefore) {
         this.logTable = logTable;
         this.node = node;
         this.positionSequence = positionSequence;
+        this.changed = "repl_changed" + suffix;
+        this.logged = "repl_logged" + suffix;
+        this.withQuery = withQuery;
+        this.loggedBefore = loggedBefore;
     }
 
     /**
@@ -111,6 +132,66 @@ public final class PostgresCapture {
             for (String k : keyColumns) items.add(ref + "." + quote(table.storedName(DIALECT.fold(k))));
         }
         return plan(dml, table, settings, items);
+    }
+
+    /**
+     * The plan for a statement with data-modifying WITH queries or a data-changing main statement
+     * ({@link WithDml}): each data change on a replicated table captures itself as a single statement
+     * does, its CTEs (changed rows, log insert) among the statement's own WITH queries; a WITH query
+     * keeps its name and columns as a SELECT of its RETURNING items from the changed rows; the rest
+     * stays as written. Every part runs in the statement's one snapshot, as PostgreSQL runs them; the log
+     * has the changes in the order written (a peer applies them one by one: delete a child before its parent).
+     *
+     * @param tables   per {@link WithDml#changes()}: its table, or null when it is not replicated
+     * @param settings per {@link WithDml#changes()}: its table's settings (null with a null table)
+     */
+    public CapturePlan planWith(WithDml with, List<TableInfo> tables, List<CaptureSettings> settings)
+            throws SQLException {
+        StringBuilder sql = new StringBuilder(with.head());
+        int change = 0;
+        String loggedBefore = null;
+        for (int i = 0; i < with.queries().size(); i++) {
+            WithDml.Part query = with.queries().get(i);
+            if (i > 0) sql.append(", ");
+            TableInfo table = query.dml() == null ? null : tables.get(change);
+            if (table == null) {
+                sql.append(query.header()).append(" (").append(query.text()).append(')');
+            } else {
+                if (query.dml().onConflict() != null && !query.dml().onConflict().doNothing()) {
+                    throw new CaptureException("INSERT … ON CONFLICT DO UPDATE inside WITH on " + table.qualifiedName()
+                            + " cannot be captured: run it as a statement of its own");
+                }
+                PostgresCapture inner = new PostgresCapture(logTable, node, positionSequence, "_w" + (i + 1),
+                        query.header(), loggedBefore);
+                sql.append(inner.plan(query.dml(), table, settings.get(change)).sql());
+                loggedBefore = inner.logged;
+            }
+            if (query.dml() != null) change++;
+        }
+        WithDml.Part main = with.main();
+        TableInfo table = main.dml() == null ? null : tables.get(change);
+        if (table == null) {
+            sql.append(' ').append(main.text());
+            return new CapturePlan(sql.toString(), main.dml() == null || !main.dml().returning().isEmpty()
+                    ? CapturePlan.Result.ROWS : CapturePlan.Result.UPDATE_COUNT, with.parameterCount(), false);
+        }
+        CapturePlan plan = new PostgresCapture(logTable, node, positionSequence, "", null, loggedBefore)
+                .plan(main.dml(), table, settings.get(change));
+        sql.append(", ").append(plan.sql(), "WITH ".length(), plan.sql().length());
+        return new CapturePlan(sql.toString(), plan.result(), with.parameterCount(), plan.retriesOnConcurrentInsert());
+    }
+
+    /**
+     * A data-modifying WITH query's CTEs, to stand among the statement's own: the changed rows, the
+     * log insert, and under the query's own name the SELECT of its RETURNING items (none without).
+     */
+    private CapturePlan asWithQuery(Dml dml, TableInfo table, StringBuilder sql, String logInsert) {
+        StringBuilder ctes = new StringBuilder(sql.substring("WITH ".length()).strip());
+        ctes.append(", ").append(logged).append(" AS (").append(logInsert).append(" RETURNING 1)");
+        if (!dml.returning().isEmpty()) {
+            ctes.append(", ").append(withQuery).append(" (").append(returningSelect(dml, table)).append(')');
+        }
+        return new CapturePlan(ctes.toString(), CapturePlan.Result.ROWS, dml.parameterCount(), false);
     }
 
     private CapturePlan plan(Dml dml, TableInfo table, CaptureSettings settings, List<String> selectItems)
@@ -161,7 +242,7 @@ public final class PostgresCapture {
         List<String> assigned = targetColumns.isEmpty() && dml.insertSource() instanceof InsertSource.Query
                 ? table.columns().stream().map(ColumnInfo::name).toList() : targetColumns;
         LoggedColumns logged = LoggedColumns.forInsert(table, assigned, settings);
-        String json = jsonObject(table, logged.newColumns(), "repl_changed", name -> name);
+        String json = jsonObject(table, logged.newColumns(), changed, name -> name);
         return finish(dml, table, selectItems, change.toString(), "NULL", json, logged);
     }
 
@@ -509,8 +590,8 @@ public final class PostgresCapture {
             change.append(ref).append(".*, repl_old.*");
         }
 
-        String oldJson = jsonObject(table, logged.oldColumns(), "repl_changed", oldAlias::get);
-        String newJson = jsonObject(table, logged.newColumns(), "repl_changed", name -> name);
+        String oldJson = jsonObject(table, logged.oldColumns(), changed, oldAlias::get);
+        String newJson = jsonObject(table, logged.newColumns(), changed, name -> name);
         return finish(dml, table, selectItems, change.toString(), oldJson, newJson, logged);
     }
 
@@ -537,7 +618,7 @@ public final class PostgresCapture {
             change.append(", ").append(wholeRow(dml.fromRelations().get(i))).append(" AS ").append(relationColumn(i));
         }
         LoggedColumns logged = LoggedColumns.forDelete(table);
-        String json = jsonObject(table, logged.oldColumns(), "repl_changed", name -> name);
+        String json = jsonObject(table, logged.oldColumns(), changed, name -> name);
         return finish(dml, table, selectItems, change.toString(), json, "NULL", logged);
     }
 
@@ -546,24 +627,31 @@ public final class PostgresCapture {
     /** {@code selectItems}: the final SELECT for generated keys, else null. */
     private CapturePlan finish(Dml dml, TableInfo table, List<String> selectItems, String change, String oldJson, String newJson,
             LoggedColumns logged) {
-        String logInsert = logInsert(logSelect(dml.command().name(), table, oldJson, newJson, logged) + " FROM repl_changed");
-        StringBuilder sql = new StringBuilder("WITH repl_changed AS (").append(change).append(") ");
+        String logInsert = logInsert(logSelect(dml.command().name(), table, oldJson, newJson, logged) + " FROM " + changed
+                + (loggedBefore == null ? "" : " WHERE (SELECT count(*) FROM " + loggedBefore + ") >= 0"));
+        StringBuilder sql = new StringBuilder("WITH ").append(changed).append(" AS (").append(change).append(") ");
         return result(dml, table, selectItems, sql, logInsert, false);
     }
 
     /** Ends the statement: the log insert, or it as a CTE and a SELECT of RETURNING items or generated keys. */
     private CapturePlan result(Dml dml, TableInfo table, List<String> selectItems, StringBuilder sql, String logInsert,
             boolean retries) {
+        if (withQuery != null) return asWithQuery(dml, table, sql, logInsert);
         if (selectItems != null) {
-            sql.append(", repl_logged AS (").append(logInsert).append(") SELECT ").append(String.join(", ", selectItems))
-                    .append(" FROM repl_changed AS ").append(reference(dml));
+            sql.append(", ").append(logged).append(" AS (").append(logInsert).append(") SELECT ")
+                    .append(String.join(", ", selectItems)).append(" FROM ").append(changed).append(" AS ").append(reference(dml));
             return new CapturePlan(sql.toString(), CapturePlan.Result.ROWS, dml.parameterCount(), retries);
         }
         if (dml.returning().isEmpty()) {
             sql.append(logInsert);
             return new CapturePlan(sql.toString(), CapturePlan.Result.UPDATE_COUNT, dml.parameterCount(), retries);
         }
-        sql.append(", repl_logged AS (").append(logInsert).append(") SELECT ");
+        sql.append(", ").append(logged).append(" AS (").append(logInsert).append(") ").append(returningSelect(dml, table));
+        return new CapturePlan(sql.toString(), CapturePlan.Result.ROWS, dml.parameterCount(), retries);
+    }
+
+    /** The SELECT of the statement's own RETURNING items from the changed rows. */
+    private String returningSelect(Dml dml, TableInfo table) {
         List<String> items = new ArrayList<>();
         for (SqlFragment item : dml.returning()) {
             String text = item.text().trim();
@@ -575,9 +663,8 @@ public final class PostgresCapture {
                 items.add(item.text());
             }
         }
-        sql.append(String.join(", ", items)).append(" FROM repl_changed AS ").append(reference(dml))
-                .append(relationsOf(dml, reference(dml)));
-        return new CapturePlan(sql.toString(), CapturePlan.Result.ROWS, dml.parameterCount(), retries);
+        return "SELECT " + String.join(", ", items) + " FROM " + changed + " AS " + reference(dml)
+                + relationsOf(dml, reference(dml));
     }
 
     /**

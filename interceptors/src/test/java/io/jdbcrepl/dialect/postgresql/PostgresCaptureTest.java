@@ -231,4 +231,56 @@ class PostgresCaptureTest {
         String delete = CAPTURE.plan(dml("DELETE FROM doc WHERE id = ?"), doc, CaptureSettings.DEFAULT).sql();
         assertThat(delete).doesNotContain("lo_get").doesNotContain("'data'");
     }
+
+    // ---- WITH queries that change rows
+
+    private static String planWith(String sql, TableInfo... tables) throws SQLException {
+        Analysis a = SqlClassifier.analyze(sql, Dialect.named("postgresql"));
+        assertThat(a).as(sql).isInstanceOf(io.jdbcrepl.sql.WithDml.class);
+        io.jdbcrepl.sql.WithDml with = (io.jdbcrepl.sql.WithDml) a;
+        List<CaptureSettings> settings = java.util.Arrays.stream(tables).map(t -> t == null ? null : CaptureSettings.DEFAULT).toList();
+        return CAPTURE.planWith(with, java.util.Arrays.asList(tables), settings).sql();
+    }
+
+    @Test
+    void eachDataModifyingWithQueryCapturesItselfUnderItsOwnNames() throws SQLException {
+        String sql = planWith("with ids (id) as materialized (select id from item where qty > ?),"
+                + " gone (id) as (delete from item i where i.id in (select id from ids) returning i.id),"
+                + " moved as (update item set note = ? where id in (select id from ids) returning id, note)"
+                + " select count(*) from ids", ITEM, ITEM);
+        assertThat(sql).startsWith("with ids (id) as materialized (select id from item where qty > ?), repl_changed_w2 AS"
+                + " (DELETE FROM item AS i WHERE i.id in (select id from ids) RETURNING i.*)")
+                .contains(", repl_logged_w2 AS (INSERT INTO repl_log (")
+                .contains(", gone (id) as (SELECT i.id FROM repl_changed_w2 AS i)")
+                .contains("repl_changed_w3 AS (UPDATE item SET \"note\" = ? FROM (SELECT")
+                // the second change is logged after the first: the log has them in the order written
+                .contains("FROM repl_changed_w3 WHERE (SELECT count(*) FROM repl_logged_w2) >= 0 RETURNING 1)")
+                .contains(", moved as (SELECT id, note FROM repl_changed_w3 AS item)")
+                .endsWith(" select count(*) from ids");
+        assertThat(markers(sql)).isEqualTo(2);
+        assertThat(sql.indexOf("qty > ?")).isLessThan(sql.indexOf("note\" = ?")); // parameters in the order written
+    }
+
+    @Test
+    void aMainStatementThatChangesRowsIsCapturedAfterTheWithQueries() throws SQLException {
+        String sql = planWith("WITH old AS (DELETE FROM item WHERE qty = ? RETURNING id) UPDATE item SET note = 'x'"
+                + " WHERE id IN (SELECT id FROM old) AND name = ?", ITEM, ITEM);
+        assertThat(sql).startsWith("WITH repl_changed_w1 AS (DELETE FROM item WHERE qty = ? RETURNING item.*)")
+                .contains(", old AS (SELECT id FROM repl_changed_w1 AS item), repl_changed AS (UPDATE item SET")
+                .contains("WHERE (SELECT count(*) FROM repl_logged_w1) >= 0");
+        // the main statement ends in the log insert: its update count is the rows it changed
+        assertThat(sql.substring(sql.lastIndexOf(") INSERT INTO repl_log"))).doesNotContain("SELECT count(*) FROM old");
+        assertThat(markers(sql)).isEqualTo(2);
+        // a change on a table that is not replicated stays as written
+        String partly = planWith("WITH old AS (DELETE FROM scratch WHERE a = ? RETURNING id) DELETE FROM item WHERE id IN"
+                + " (SELECT id FROM old)", null, ITEM);
+        assertThat(partly).startsWith("WITH old AS (DELETE FROM scratch WHERE a = ? RETURNING id), repl_changed AS (DELETE");
+    }
+
+    @Test
+    void anUpsertInsideWithIsRefused() {
+        assertThatThrownBy(() -> planWith("WITH x AS (INSERT INTO item (id, name) VALUES (?, ?) ON CONFLICT (id) DO UPDATE"
+                + " SET name = EXCLUDED.name RETURNING id) SELECT * FROM x", ITEM))
+                .isInstanceOf(io.jdbcrepl.capture.CaptureException.class).hasMessageContaining("statement of its own");
+    }
 }
