@@ -187,7 +187,9 @@ public final class DdlCapture {
         if (at < 0) return p.sql();
         String query = p.sql().substring(at).strip();
         if (query.endsWith(";")) query = query.substring(0, query.length() - 1);
-        return p.sql().substring(0, at) + "SELECT * FROM (" + query + ") q WHERE 1 = 0";
+        // LIMIT 0 (every database here reads it) keeps the query's unnamed columns, which a derived table would not
+        boolean limited = java.util.regex.Pattern.compile("(?i)\\b(LIMIT|FETCH|OFFSET)\\b").matcher(query).find();
+        return p.sql().substring(0, at) + (limited ? "SELECT * FROM (" + query + ") q WHERE 1 = 0" : query + " LIMIT 0");
     }
 
     /**
