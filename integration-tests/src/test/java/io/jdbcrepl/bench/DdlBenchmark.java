@@ -43,6 +43,7 @@ public final class DdlBenchmark {
     private final List<String> vendors = List.of(System.getProperty("bench.ddl.vendors", "postgresql,mariadb").split(","));
     private final PrintStream out = System.out;
     private final AtomicLong transactions = new AtomicLong();
+    private final AtomicLong lastSent = new AtomicLong();
 
     public static void main(String[] args) throws Exception {
         new DdlBenchmark().run();
@@ -191,7 +192,9 @@ public final class DdlBenchmark {
                     try {
                         account.setLong(1, 1 + ThreadLocalRandom.current().nextInt(rows));
                         account.executeUpdate();
-                        marker.setLong(1, nowMicros());
+                        // strictly increasing: two writers catching up after a DDL may read the same microsecond,
+                        // and a no-op UPDATE of the marker on MariaDB meets a capture ordering fault (docs/ddl.md)
+                        marker.setLong(1, lastSent.accumulateAndGet(nowMicros(), (a, b) -> Math.max(a + 1, b)));
                         marker.executeUpdate();
                         c.commit();
                         transactions.incrementAndGet();

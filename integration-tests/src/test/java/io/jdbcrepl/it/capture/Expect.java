@@ -12,6 +12,12 @@ final class Expect {
         return "INSERT " + table + " new{" + newValues + "} cv[" + changeVector + "]";
     }
 
+    /** A PostgreSQL DDL LCR (SPEC 8.3): the statement as run, its command, the session's schema. */
+    static String ddl(String table, String statement, String command, String schema) {
+        return "DDL " + table + " new{statement=STRING:" + statement + ", command=STRING:" + command
+                + ", current_schema=STRING:" + schema + ", vendor=STRING:postgresql} cv[]";
+    }
+
     static String update(String table, String oldValues, String newValues, String changeVector) {
         return "UPDATE " + table + " old{" + oldValues + "} new{" + newValues + "} cv[" + changeVector + "]";
     }
