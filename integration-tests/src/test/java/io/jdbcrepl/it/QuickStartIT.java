@@ -119,7 +119,7 @@ class QuickStartIT {
         List<String> imports = block.group(1).lines().toList();
         assertThat(Files.readAllLines(SOURCE)).containsAll(imports);
         String quickStart = blocks(Files.readAllLines(SOURCE)).get(0);
-        for (String type : List.of("ReplAdmin", "Connection", "DriverManager", "ResultSet", "Duration", "List", "Properties")) {
+        for (String type : List.of("ReplAdmin", "Connection", "DriverManager", "ResultSet", "Duration", "Properties")) {
             assertThat(quickStart).contains(type);
             assertThat(imports).as("the README imports %s, which its quick start uses", type).anyMatch(i -> i.endsWith("." + type + ";"));
         }

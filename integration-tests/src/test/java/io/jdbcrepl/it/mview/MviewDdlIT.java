@@ -141,7 +141,7 @@ class MviewDdlIT {
             c.commit();
             assertThat(rows(c, "select a, n, s from mv order by a")).containsExactly("0 2 6", "1 3 9");
             // captured for replication as usual, the log's and view's rows not
-            assertThat(rows(c, DriverTables.qualify(c, "select count(*) from repl_log"))).containsExactly("5");
+            assertThat(rows(c, DriverTables.qualify(c, "select count(*) from repl_log where command_type <> 'DDL'"))).containsExactly("5");
             assertThatThrownBy(() -> c.prepareStatement("call dbms_mview.refresh(?)")) // the name must be a literal
                     .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("42601"))
                     .hasMessageContaining("string literal");
