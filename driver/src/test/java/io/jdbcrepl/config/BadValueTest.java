@@ -36,7 +36,8 @@ class BadValueTest {
         "repl.fk.retry|-1s", "repl.fk.retry|x", "repl.fk.retry|-PT1S", "repl.retention|0d", "repl.retention|7",
         "repl.retention|7 days",
         // enums
-        "repl.install|automatic", "repl.install|", "repl.install|yes", "repl.unsupported|warn",
+        "repl.install|automatic", "repl.install|", "repl.install|yes", "repl.unsupported|warn", "repl.ddl|replicated",
+        "repl.ddl|off", "repl.ddl|",
         "repl.supplemental|SOME", "repl.supplemental|KEY", "repl.handler.h.type|MAX", "repl.handler.h.type|DELTAS",
         "repl.handler.h.operation|LOB_UPDATE", "repl.handler.h.operation|UPSERT", "repl.handler.h.operation|DEFAULT",
         "repl.handler.h.conflict|ROW_GONE", "repl.handler.h.conflict|EXISTS", "repl.dmlhandler.h.operation|MERGE",
@@ -110,7 +111,7 @@ class BadValueTest {
     @ParameterizedTest
     @CsvSource({
         "repl.apply, TRUE", "repl.apply, False", "repl.apply, ' true '", "repl.install, NONE", "repl.install, Auto",
-        "repl.unsupported, PassThrough", "repl.supplemental, all", "repl.handler.h.type, maximum",
+        "repl.unsupported, PassThrough", "repl.supplemental, all", "repl.handler.h.type, maximum", "repl.ddl, LOCAL",
     })
     void goodValuesInAnyCase(String key, String value) throws Exception {
         ReplProperty p = ReplProperty.forKey(key).orElseThrow();
