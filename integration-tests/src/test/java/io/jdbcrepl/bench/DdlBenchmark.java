@@ -12,14 +12,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.ZonedDateTime;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * DDL replication (SPEC 8.3, issue 20): a migration on a {@code bench.ddl.rows} (1,000,000) row
@@ -42,8 +38,6 @@ public final class DdlBenchmark {
     private final int rounds = Integer.getInteger("bench.rounds", 3);
     private final List<String> vendors = List.of(System.getProperty("bench.ddl.vendors", "postgresql,mariadb").split(","));
     private final PrintStream out = System.out;
-    private final AtomicLong transactions = new AtomicLong();
-    private final AtomicLong lastSent = new AtomicLong();
 
     public static void main(String[] args) throws Exception {
         new DdlBenchmark().run();
@@ -67,7 +61,8 @@ public final class DdlBenchmark {
                 String urlB = b.replUrl(bProps);
                 DriverManager.getConnection(urlA, a.credentials()).close();
                 try (Connection keep = DriverManager.getConnection(urlB, b.credentials())) { // n2's applier runs meanwhile
-                    Writers writers = new Writers(urlA, a);
+                    MarkerWriters writers = new MarkerWriters(urlA, a.credentials(), rate, rows,
+                            "UPDATE account SET branch = branch + 1 WHERE id = ?", (ps, id) -> ps.setLong(1, id), out);
                     try {
                         TimeUnit.SECONDS.sleep(3);
                         for (int round = 1; round <= rounds; round++) {
@@ -119,7 +114,7 @@ public final class DdlBenchmark {
             while (System.nanoTime() < deadline) {
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
-                    if (nowMicros() - rs.getLong(1) < CAUGHT_UP_MICROS) return (System.nanoTime() - since) / 1e9;
+                    if (MarkerWriters.nowMicros() - rs.getLong(1) < CAUGHT_UP_MICROS) return (System.nanoTime() - since) / 1e9;
                 }
                 if (!c.getAutoCommit()) c.commit();
                 TimeUnit.MILLISECONDS.sleep(5);
@@ -146,65 +141,4 @@ public final class DdlBenchmark {
         }
     }
 
-    private static long nowMicros() {
-        java.time.Instant now = java.time.Instant.now();
-        return now.getEpochSecond() * 1_000_000 + now.getNano() / 1000;
-    }
-
-    /** Two threads writing {@code rate} transactions/s in all through the source's driver. */
-    private final class Writers {
-        final AtomicBoolean stopped = new AtomicBoolean();
-        final AtomicLong next = new AtomicLong();
-        final long start = System.nanoTime();
-        final List<Thread> threads = new ArrayList<>();
-        final String url;
-        final TestDatabase db;
-
-        Writers(String url, TestDatabase db) {
-            this.url = url;
-            this.db = db;
-            for (int i = 0; i < 2; i++) {
-                Thread t = new Thread(this::write, "source-writer-" + i);
-                t.setDaemon(true);
-                t.start();
-                threads.add(t);
-            }
-        }
-
-        double rate() {
-            return transactions.get() / ((System.nanoTime() - start) / 1e9);
-        }
-
-        void stop() throws InterruptedException {
-            stopped.set(true);
-            for (Thread t : threads) t.join();
-        }
-
-        private void write() {
-            long period = 1_000_000_000L / rate;
-            try (Connection c = DriverManager.getConnection(url, db.credentials());
-                    PreparedStatement account = c.prepareStatement("UPDATE account SET branch = branch + 1 WHERE id = ?");
-                    PreparedStatement marker = c.prepareStatement("UPDATE marker SET sent_us = ? WHERE id = 1")) {
-                c.setAutoCommit(false);
-                while (!stopped.get()) {
-                    long wait = start + next.getAndIncrement() * period - System.nanoTime();
-                    if (wait > 0) TimeUnit.NANOSECONDS.sleep(wait);
-                    try {
-                        account.setLong(1, 1 + ThreadLocalRandom.current().nextInt(rows));
-                        account.executeUpdate();
-                        // strictly increasing: two writers catching up after a DDL may read the same microsecond,
-                        // and a no-op UPDATE of the marker on MariaDB meets a capture ordering fault (docs/ddl.md)
-                        marker.setLong(1, lastSent.accumulateAndGet(nowMicros(), (a, b) -> Math.max(a + 1, b)));
-                        marker.executeUpdate();
-                        c.commit();
-                        transactions.incrementAndGet();
-                    } catch (SQLException e) { // a deadlock on the marker row, or waiting out the DDL's lock
-                        c.rollback();
-                    }
-                }
-            } catch (Exception e) {
-                e.printStackTrace(out);
-            }
-        }
-    }
 }

@@ -25,10 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -73,8 +70,8 @@ public final class JoinBenchmark {
     private TestDatabase donor;
     private String donorUrl;
     private int joiners;
-    /** Transactions the donor's writer has committed. */
-    private final AtomicLong transactions = new AtomicLong();
+    /** The donor's writers, whose transactions a join counts. */
+    private MarkerWriters writers;
 
     public static void main(String[] args) throws Exception {
         new JoinBenchmark().run();
@@ -90,7 +87,11 @@ public final class JoinBenchmark {
             seedDonor();
             donorUrl = donor.replUrl(Map.of("repl.node", "n1", "repl.apply", "false"));
             DriverManager.getConnection(donorUrl, donor.credentials()).close(); // installs n1's change log
-            Writers writers = new Writers();
+            writers = new MarkerWriters(donorUrl, donor.credentials(), rate, rows,
+                    "UPDATE account SET score = score + 1, updated = ? WHERE id = ?", (ps, id) -> {
+                        ps.setTimestamp(1, new java.sql.Timestamp(System.currentTimeMillis()));
+                        ps.setLong(2, id);
+                    }, out);
             Map<String, List<double[]>> results = new LinkedHashMap<>();
             try {
                 for (int round = 1; round <= rounds; round++) {
@@ -173,7 +174,7 @@ public final class JoinBenchmark {
                     "n1", "--user", joiner.user()));
             if (!joiner.password().isEmpty()) command.addAll(List.of("--password", joiner.password()));
             JoinRun run = new JoinRun();
-            long transactionsBefore = transactions.get();
+            long transactionsBefore = writers.transactions();
             long started = System.nanoTime();
             Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
             long copyEndMicros = 0;
@@ -184,8 +185,8 @@ public final class JoinBenchmark {
                     output.add(line);
                     Matcher m = COPIED.matcher(line);
                     if (m.find()) {
-                        copyEndMicros = nowMicros();
-                        run.transactionsDuringCopy = transactions.get() - transactionsBefore;
+                        copyEndMicros = MarkerWriters.nowMicros();
+                        run.transactionsDuringCopy = writers.transactions() - transactionsBefore;
                         copied = Long.parseLong(m.group(1));
                         run.copyRate = Double.parseDouble(m.group(2));
                     }
@@ -195,7 +196,7 @@ public final class JoinBenchmark {
                 throw new IllegalStateException("join failed:\n" + String.join("\n", output));
             }
             run.processRate = copied / ((System.nanoTime() - started) / 1e9);
-            run.exitedSeconds = (nowMicros() - copyEndMicros) / 1e6;
+            run.exitedSeconds = (MarkerWriters.nowMicros() - copyEndMicros) / 1e6;
             run.peakHeapMb = peakHeap(gcLog);
             Files.deleteIfExists(gcLog);
             catchUp(joiner, p, copyEndMicros, run);
@@ -236,13 +237,13 @@ public final class JoinBenchmark {
         try (Connection observer = joiner.openRaw();
                 PreparedStatement ps = observer.prepareStatement("SELECT sent_us FROM marker WHERE id = 1");
                 Connection app = DriverManager.getConnection(joiner.replUrl(node), joiner.credentials())) {
-            run.startedSeconds = (nowMicros() - copyEndMicros) / 1e6;
+            run.startedSeconds = (MarkerWriters.nowMicros() - copyEndMicros) / 1e6;
             long last = -1;
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
             try {
                 while (System.nanoTime() < deadline) {
                     try (ResultSet rs = ps.executeQuery()) {
-                        long now = nowMicros();
+                        long now = MarkerWriters.nowMicros();
                         rs.next();
                         long sent = rs.getLong(1);
                         if (sent != last) {
@@ -327,61 +328,6 @@ public final class JoinBenchmark {
         }
     }
 
-    // ---- the donor's writes
-
-    /**
-     * {@code rate} transactions/s at the donor through the driver, on a fixed schedule shared by two
-     * threads (one alone falls behind when the machine is busy), each transaction an account row and
-     * the marker with its send time.
-     */
-    private final class Writers {
-        final AtomicBoolean stopped = new AtomicBoolean();
-        final AtomicLong next = new AtomicLong();
-        final long start = System.nanoTime();
-        final List<Thread> threads = new ArrayList<>();
-
-        Writers() {
-            for (int i = 0; i < 2; i++) {
-                Thread t = new Thread(this::write, "donor-writer-" + i);
-                t.setDaemon(true);
-                t.start();
-                threads.add(t);
-            }
-        }
-
-        double rate() {
-            return transactions.get() / ((System.nanoTime() - start) / 1e9);
-        }
-
-        void stop() throws InterruptedException {
-            stopped.set(true);
-            for (Thread t : threads) t.join();
-        }
-
-        private void write() {
-            long period = 1_000_000_000L / rate;
-            try (Connection c = DriverManager.getConnection(donorUrl, donor.credentials());
-                    PreparedStatement account = c.prepareStatement("UPDATE account SET score = score + 1, updated = ? WHERE id = ?");
-                    PreparedStatement marker = c.prepareStatement("UPDATE marker SET sent_us = ? WHERE id = 1")) {
-                c.setAutoCommit(false);
-                while (!stopped.get()) {
-                    long wait = start + next.getAndIncrement() * period - System.nanoTime();
-                    if (wait > 0) TimeUnit.NANOSECONDS.sleep(wait);
-                    account.setTimestamp(1, new java.sql.Timestamp(System.currentTimeMillis()));
-                    account.setLong(2, 1 + ThreadLocalRandom.current().nextInt(rows));
-                    account.executeUpdate();
-                    // the marker's row last: each transaction's send time is newer than the one before
-                    marker.setLong(1, nowMicros());
-                    marker.executeUpdate();
-                    c.commit();
-                    transactions.incrementAndGet();
-                }
-            } catch (Exception e) {
-                e.printStackTrace(out);
-            }
-        }
-    }
-
     // ---- helpers
 
     private void createTables(TestDatabase db) throws SQLException {
@@ -429,8 +375,4 @@ public final class JoinBenchmark {
         return m;
     }
 
-    private static long nowMicros() {
-        java.time.Instant now = java.time.Instant.now();
-        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
-    }
 }
