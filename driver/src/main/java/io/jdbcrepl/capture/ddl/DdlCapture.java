@@ -76,9 +76,13 @@ public final class DdlCapture {
         if (change == null) return null;
         List<String[]> tables = new ArrayList<>();
         List<String[]> changed = new ArrayList<>();
+        boolean creates = change.command().equals("CREATE TABLE");
         for (SchemaChange.Name n : change.names()) {
             if (n.role() == SchemaChange.Role.TABLE || n.role() == SchemaChange.Role.NEW_NAME) {
                 String[] t = resolve(n.ref(), currentSchema);
+                // a table that is not there as a table of its schema (a temporary table the name finds
+                // first, or none at all): the statement is the session's own, or the database refuses it
+                if (n.role() == SchemaChange.Role.TABLE && !creates && !exists(raw, t)) return null;
                 tables.add(t);
                 if (n.role() == SchemaChange.Role.TABLE) changed.add(t);
             }
@@ -103,6 +107,15 @@ public final class DdlCapture {
                     + "): a peer would change only the former. Run it once per table: " + abbreviate(sql));
         }
         return new Planned(sql, change, changed.get(0)[0], changed.get(0)[1], tables, currentSchema);
+    }
+
+    private boolean exists(Connection raw, String[] table) throws SQLException {
+        java.sql.DatabaseMetaData md = raw.getMetaData();
+        boolean catalogs = dialect.schemasAreCatalogs();
+        try (ResultSet rs = md.getTables(catalogs ? table[0] : null, catalogs ? null : table[0], table[1],
+                new String[] {"TABLE", "BASE TABLE"})) {
+            return rs.next();
+        }
     }
 
     private String[] resolve(TableRef ref, String currentSchema) {
